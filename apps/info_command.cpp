@@ -1,0 +1,29 @@
+#include "info_command.hpp"
+
+#include <hdf5.h>
+
+#include <cstdio>
+#include <thread>
+
+#include "psfsim/backend_registry.hpp"
+#include "psfsim/build_config.hpp"
+
+namespace psfsim::app {
+
+void print_info() {
+  std::printf("psfsim %s (commit %s)\n", PSFSIM_VERSION, PSFSIM_GIT_COMMIT);
+  unsigned major = 0, minor = 0, release = 0;
+  H5get_libversion(&major, &minor, &release);
+  std::printf("HDF5 %u.%u.%u\n", major, minor, release);
+  std::printf("cores: %u\n", std::thread::hardware_concurrency());
+  std::printf("backends compiled in:");
+  for (const auto& e : builtin_backends().entries()) std::printf(" %s", e.name.c_str());
+  std::printf("%s\n", PSFSIM_HAVE_CUDA_BACKEND ? "" : " (built without CUDA)");
+  for (const auto& e : builtin_backends().entries()) {
+    const std::string why = e.unusable_reason();
+    std::printf("\n[%s] %s\n", e.name.c_str(), why.empty() ? "usable" : ("not usable: " + why).c_str());
+    for (const auto& line : e.describe()) std::printf("  %s\n", line.c_str());
+  }
+}
+
+}  // namespace psfsim::app

@@ -1,0 +1,11 @@
+#pragma once
+#include <string>
+
+#include "psfsim/run_spec.hpp"
+
+namespace psfsim::app {
+
+// Computes the run and writes its file; prints a one-screen summary to stdout.
+void execute_run(const RunSpec& spec, const std::string& command_line);
+
+}  // namespace psfsim::app

@@ -1,0 +1,37 @@
+#pragma once
+// The options of `psfsim run` (SPEC §2), registered on a CLI11 subcommand. Each option's
+// long name is also its key in the config file's [run] table.
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "psfsim/run_spec.hpp"
+
+namespace psfsim::app {
+
+// Raw values as CLI11 fills them; to_run_spec() turns them into a validated RunSpec.
+struct RunOptions {
+  std::string output;
+  bool force = false;
+  std::string backend = "auto";
+  std::string precision = "single";
+  int samples = 128;
+  std::optional<double> pad_factor;
+  std::optional<int> padded_size;
+  std::string grid = "centered";
+  std::vector<std::string> seidel;
+  std::vector<std::string> zernike;
+  double obscuration = 0.0;
+  std::string normalize = "peak";
+  std::optional<int> crop;
+  int repeat = 1;
+  int threads = 0;
+  int device = 0;
+};
+
+void add_run_options(CLI::App& run, RunOptions& options);
+[[nodiscard]] RunSpec to_run_spec(const RunOptions& options);
+
+}  // namespace psfsim::app

@@ -1,0 +1,13 @@
+# Debian's packages: libfftw3-dev, libhdf5-dev, libcli11-dev (see README).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3 fftw3f)
+find_library(FFTW3_OMP_LIB NAMES fftw3_omp REQUIRED)
+find_library(FFTW3F_OMP_LIB NAMES fftw3f_omp REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(HDF5 REQUIRED COMPONENTS C)
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
+  add_library(CLI11::CLI11 INTERFACE IMPORTED)
+  target_include_directories(CLI11::CLI11 INTERFACE ${CLI11_INCLUDE_DIR})
+endif()

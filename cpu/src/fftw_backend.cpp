@@ -1,0 +1,236 @@
+#include "psfsim/cpu/fftw_backend.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "fftw_api.hpp"
+#include "intensity.hpp"
+#include "psfsim/errors.hpp"
+#include "psfsim/memory_budget.hpp"
+#include "psfsim/pupil_math.hpp"
+#include "pupil_builder.hpp"
+
+namespace psfsim::cpu {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+int all_cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
+std::string cpu_model() {
+  std::ifstream info("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(info, line))
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  return "unknown CPU";
+}
+
+void init_fftw_threads_once() {
+  static const bool done = [] {
+    fftw_init_threads();
+    fftwf_init_threads();
+    return true;
+  }();
+  (void)done;
+}
+
+// One worker's buffers: the padded field (rows outside the pupil stay zero forever, because
+// the row pass is in place on pupil rows only and the column pass is out of place) and the
+// spectrum of the K needed columns.
+template <typename T>
+struct Workspace {
+  FftwArray<std::complex<T>> field;
+  FftwArray<std::complex<T>> spectrum;
+  PupilScratch scratch;
+};
+
+template <typename T>
+class FftwBackend final : public Backend {
+ public:
+  explicit FftwBackend(const PsfPlan& plan);
+
+  [[nodiscard]] std::string name() const override { return "cpu"; }
+  [[nodiscard]] std::string device_name() const override { return cpu_model(); }
+  [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
+  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override;
+
+ private:
+  void make_plans();
+  void compute_one(const PhasePolynomial& phase, Workspace<T>& ws, T* out,
+                   std::array<double, 3>& stage_seconds);
+
+  PsfPlan plan_;
+  PupilBuilder builder_;
+  int threads_;
+  int workers_;  // frames computed concurrently, each with a single-threaded FFT
+  int first_column_;
+  double peak_scale_;
+  std::vector<Workspace<T>> workspaces_;
+  FftwPlan<T> row_plan_;
+  FftwPlan<T> column_plan_;
+  std::array<FftwArray<T>, 2> outputs_;
+  int next_output_ = 0;
+};
+
+template <typename T>
+FftwBackend<T>::FftwBackend(const PsfPlan& plan)
+    : plan_(plan),
+      builder_(plan),
+      threads_(plan.threads > 0 ? plan.threads : all_cores()),
+      workers_(std::max(1, std::min(threads_, plan.max_batch))),
+      first_column_(pupil::crop_start(plan.padded, plan.frame)),
+      peak_scale_(1.0 / (builder_.aperture_sum() * builder_.aperture_sum())) {
+  if (plan_.max_batch == 1) workers_ = 1;
+  const std::size_t m = plan_.padded;
+  const std::size_t k = plan_.frame;
+  const std::size_t per_worker = (m * m + m * k) * sizeof(std::complex<T>);
+  const std::size_t outputs = 2 * plan_.max_batch * plan_.frame_bytes();
+  require_memory(workers_ * per_worker + outputs, available_host_memory(),
+                 "N=" + std::to_string(plan_.samples) + ", M=" + std::to_string(m) + " (" +
+                     std::string(to_string(plan_.precision)) + ")",
+                 "host memory");
+  try {
+    workspaces_.resize(workers_);
+    for (auto& ws : workspaces_) {
+      ws.field = FftwArray<std::complex<T>>(m * m);
+      ws.spectrum = FftwArray<std::complex<T>>(m * k);
+    }
+    for (auto& out : outputs_) out = FftwArray<T>(plan_.max_batch * plan_.frame_elements());
+  } catch (const std::bad_alloc&) {
+    throw RuntimeFailure("out of host memory allocating the FFT buffers for M=" +
+                         std::to_string(m));
+  }
+  make_plans();
+}
+
+template <typename T>
+void FftwBackend<T>::make_plans() {
+  init_fftw_threads_once();
+  const int m = plan_.padded;
+  const int k = plan_.frame;
+  const int o = builder_.offset();
+  Workspace<T>& ws = workspaces_.front();
+  std::complex<T>* pupil_rows = ws.field.data() + static_cast<std::size_t>(o) * m;
+  const unsigned flags = plan_.measure_fft ? FFTW_MEASURE : FFTW_ESTIMATE;
+
+  std::lock_guard lock(fftw_planner_mutex());
+  FftwApi<T>::plan_with_nthreads(workers_ == 1 ? threads_ : 1);
+  // Row pass: only the N rows that hold the pupil (the pruned half of the 2D FFT).
+  const fftw_iodim row_dim{m, 1, 1};
+  const fftw_iodim row_loop{plan_.samples, m, m};
+  row_plan_ = FftwPlan<T>(
+      FftwApi<T>::plan_guru(1, &row_dim, 1, &row_loop, pupil_rows, pupil_rows, flags));
+  // Column pass: only the K columns the output keeps, out of place into the spectrum.
+  const fftw_iodim col_dim{m, m, k};
+  const fftw_iodim col_loop{k, 1, 1};
+  column_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(1, &col_dim, 1, &col_loop,
+                                                   ws.field.data() + first_column_,
+                                                   ws.spectrum.data(), flags));
+  FftwApi<T>::plan_with_nthreads(1);
+  // FFTW_MEASURE scribbles on the arrays it plans with; the field's zero rows must be zero.
+  std::fill(ws.field.data(), ws.field.data() + ws.field.size(), std::complex<T>{});
+}
+
+template <typename T>
+void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws, T* out,
+                                 std::array<double, 3>& stage_seconds) {
+  const int o = builder_.offset();
+  const int m = plan_.padded;
+  std::complex<T>* pupil_rows = ws.field.data() + static_cast<std::size_t>(o) * m;
+
+  auto t0 = Clock::now();
+  const bool split_rows = workers_ == 1 && threads_ > 1 && plan_.samples >= 512;
+  if (split_rows) {
+    const int n = plan_.samples;
+#pragma omp parallel num_threads(threads_)
+    {
+      PupilScratch scratch;
+      const int t = omp_get_thread_num();
+      const int nt = omp_get_num_threads();
+      builder_.build_rows(phase, ws.field.data(), scratch, n * t / nt, n * (t + 1) / nt);
+    }
+  } else {
+    builder_.build(phase, ws.field.data(), ws.scratch);
+  }
+  stage_seconds[0] += seconds_since(t0);
+
+  t0 = Clock::now();
+  row_plan_.execute(pupil_rows, pupil_rows);
+  column_plan_.execute(ws.field.data() + first_column_, ws.spectrum.data());
+  stage_seconds[1] += seconds_since(t0);
+
+  t0 = Clock::now();
+  write_intensity(ws.spectrum.data(), first_column_, plan_.frame, out, plan_.normalization,
+                  peak_scale_);
+  stage_seconds[2] += seconds_since(t0);
+}
+
+template <typename T>
+FrameBlock FftwBackend<T>::compute(std::span<const PhasePolynomial> frames) {
+  if (frames.empty() || frames.size() > static_cast<std::size_t>(plan_.max_batch))
+    throw RuntimeFailure("cpu backend: " + std::to_string(frames.size()) +
+                         " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
+  const auto start = Clock::now();
+  T* out = outputs_[next_output_].data();
+  next_output_ ^= 1;
+  const std::size_t frame_elements = plan_.frame_elements();
+  const long count = static_cast<long>(frames.size());
+
+  std::vector<std::array<double, 3>> seconds(workers_, {0.0, 0.0, 0.0});
+  if (workers_ == 1) {
+    for (long f = 0; f < count; ++f)
+      compute_one(frames[f], workspaces_[0], out + f * frame_elements, seconds[0]);
+  } else {
+#pragma omp parallel for num_threads(workers_) schedule(dynamic, 1)
+    for (long f = 0; f < count; ++f) {
+      const int w = omp_get_thread_num();
+      compute_one(frames[f], workspaces_[w], out + f * frame_elements, seconds[w]);
+    }
+  }
+
+  FrameBlock block;
+  block.data = out;
+  block.frames = frames.size();
+  // With frames in parallel, a stage's share of the wall time is its mean over workers.
+  const char* names[] = {"pupil", "fft", "intensity"};
+  for (int s = 0; s < 3; ++s) {
+    double sum = 0.0;
+    for (const auto& w : seconds) sum += w[s];
+    block.times.add(names[s], sum / workers_);
+  }
+  block.times.total = seconds_since(start);
+  return block;
+}
+
+std::string fftw_version_line() { return std::string("FFTW ") + fftw_version; }
+
+}  // namespace
+
+BackendEntry backend_entry() {
+  BackendEntry e;
+  e.name = "cpu";
+  e.unusable_reason = [] { return std::string(); };
+  e.create = [](const PsfPlan& plan) -> std::unique_ptr<Backend> {
+    if (plan.precision == Precision::single) return std::make_unique<FftwBackend<float>>(plan);
+    return std::make_unique<FftwBackend<double>>(plan);
+  };
+  e.describe = [] {
+    return std::vector<std::string>{cpu_model() + ", " + std::to_string(all_cores()) + " cores",
+                                    fftw_version_line() + " (threads: OpenMP)"};
+  };
+  return e;
+}
+
+}  // namespace psfsim::cpu

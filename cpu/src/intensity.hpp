@@ -1,0 +1,37 @@
+#pragma once
+// |F|^2 of the K x K output window, scaled, with the 'sum' normalization applied per frame.
+#include <complex>
+#include <cstddef>
+
+#include "psfsim/enums.hpp"
+
+namespace psfsim::cpu {
+
+// `spectrum` holds M rows of K columns (row stride K); output rows are spectrum rows
+// [first_row, first_row + K). `peak_scale` is applied for Normalization::peak.
+template <typename T>
+void write_intensity(const std::complex<T>* spectrum, int first_row, int frame, T* out,
+                     Normalization normalization, double peak_scale) {
+  const std::size_t k = static_cast<std::size_t>(frame);
+  const T scale = normalization == Normalization::peak ? static_cast<T>(peak_scale) : T(1);
+  double total = 0.0;
+  for (std::size_t i = 0; i < k; ++i) {
+    const T* in = reinterpret_cast<const T*>(spectrum + (first_row + i) * k);
+    T* row = out + i * k;
+    double row_total = 0.0;
+    for (std::size_t j = 0; j < k; ++j) {
+      const T re = in[2 * j];
+      const T im = in[2 * j + 1];
+      const T v = re * re + im * im;
+      row_total += v;
+      row[j] = v * scale;
+    }
+    total += row_total;
+  }
+  if (normalization == Normalization::sum && total > 0.0) {
+    const T inv = static_cast<T>(1.0 / total);
+    for (std::size_t i = 0; i < k * k; ++i) out[i] *= inv;
+  }
+}
+
+}  // namespace psfsim::cpu

@@ -1,0 +1,48 @@
+#pragma once
+// Builds one frame's pupil rows straight into the FFT input: grid, aperture, phase and the
+// shift modulation in one pass per row, with every inner loop a plain vectorizable sweep.
+#include <complex>
+#include <vector>
+
+#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/psf_plan.hpp"
+
+namespace psfsim::cpu {
+
+// Per-thread working rows, so that frames can be built concurrently.
+struct PupilScratch {
+  std::vector<double> phase;
+  std::vector<double> rho_part;
+  std::vector<double> rho;
+  std::vector<double> row_coeffs;
+  std::vector<double> row_rho_coeffs;
+};
+
+class PupilBuilder {
+ public:
+  explicit PupilBuilder(const PsfPlan& plan);
+
+  // Writes rows [offset, offset + N) of the M x M array `field` (all M columns of each);
+  // the other rows are never touched and must hold zeros.
+  template <typename T>
+  void build(const PhasePolynomial& phase, std::complex<T>* field, PupilScratch& scratch) const;
+
+  // Writes pupil rows [first, last) only, for splitting one frame across threads.
+  template <typename T>
+  void build_rows(const PhasePolynomial& phase, std::complex<T>* field, PupilScratch& scratch,
+                  int first, int last) const;
+
+  [[nodiscard]] double aperture_sum() const noexcept { return aperture_sum_; }
+  [[nodiscard]] int offset() const noexcept { return offset_; }
+
+ private:
+  int samples_;
+  int padded_;
+  int offset_;
+  double obscuration_;
+  std::vector<double> x_;          // coordinate of each pupil column (and row: same grid)
+  std::vector<double> shift_;      // shift modulation of each pupil column (and row)
+  double aperture_sum_ = 0.0;
+};
+
+}  // namespace psfsim::cpu

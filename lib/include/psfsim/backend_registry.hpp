@@ -1,0 +1,39 @@
+#pragma once
+// Backends chosen by name at run time. Each backend target registers itself through a
+// function the composition root calls (register_builtin_backends), so lib/ depends on none.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "psfsim/backend.hpp"
+
+namespace psfsim {
+
+struct BackendEntry {
+  std::string name;
+  // Empty when usable; otherwise why not ("no CUDA device: ...").
+  std::function<std::string()> unusable_reason;
+  std::function<std::unique_ptr<Backend>(const PsfPlan&)> create;
+  // Lines for `psfsim info` (devices, library versions).
+  std::function<std::vector<std::string>()> describe;
+};
+
+class BackendRegistry {
+ public:
+  void add(BackendEntry entry);
+  [[nodiscard]] const std::vector<BackendEntry>& entries() const noexcept { return entries_; }
+  [[nodiscard]] const BackendEntry* find(const std::string& name) const noexcept;
+  // "auto" picks the first usable entry in registration order (GPU before CPU).
+  // Throws RuntimeFailure when the named backend is not compiled in or is unusable.
+  [[nodiscard]] const BackendEntry& resolve(const std::string& name) const;
+  [[nodiscard]] std::vector<std::string> names() const;
+
+ private:
+  std::vector<BackendEntry> entries_;
+};
+
+// Every backend compiled into this binary, GPU first.
+[[nodiscard]] const BackendRegistry& builtin_backends();
+
+}  // namespace psfsim

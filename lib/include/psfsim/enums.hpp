@@ -1,0 +1,24 @@
+#pragma once
+// The small closed vocabularies of SPEC §1, with their spelling on the command line and in files.
+#include <optional>
+#include <string_view>
+
+namespace psfsim {
+
+enum class Precision { single, double_ };
+enum class Grid { centered, linspace };
+enum class Normalization { none, peak, sum };
+
+[[nodiscard]] std::string_view to_string(Precision p) noexcept;
+[[nodiscard]] std::string_view to_string(Grid g) noexcept;
+[[nodiscard]] std::string_view to_string(Normalization n) noexcept;
+
+[[nodiscard]] std::optional<Precision> parse_precision(std::string_view s) noexcept;
+[[nodiscard]] std::optional<Grid> parse_grid(std::string_view s) noexcept;
+[[nodiscard]] std::optional<Normalization> parse_normalization(std::string_view s) noexcept;
+
+[[nodiscard]] constexpr std::size_t bytes_per_real(Precision p) noexcept {
+  return p == Precision::single ? 4 : 8;
+}
+
+}  // namespace psfsim

@@ -1,0 +1,29 @@
+#pragma once
+// Every Seidel and Zernike term is a polynomial in x and y (times rho for odd Seidel powers),
+// so a frame's whole phase compiles to two small coefficient tables. Backends evaluate those
+// with Horner's rule: no trigonometry, no per-term loops, vectorizable on the CPU and cheap
+// on the GPU.
+#include <vector>
+
+#include "psfsim/phase_terms.hpp"
+
+namespace psfsim {
+
+struct PhasePolynomial {
+  int degree = 0;  // tables are (degree+1) x (degree+1), index [a * (degree+1) + b] for x^a y^b
+  std::vector<double> plain;     // W contribution: sum c_ab x^a y^b
+  std::vector<double> with_rho;  // W contribution: rho * sum d_ab x^a y^b (zero when unused)
+
+  [[nodiscard]] int stride() const noexcept { return degree + 1; }
+  [[nodiscard]] bool uses_rho() const noexcept;
+  // Direct evaluation, in waves; for tests and reference, not for speed.
+  [[nodiscard]] double evaluate(double x, double y) const;
+};
+
+// Smallest table degree that holds every term of `terms`.
+[[nodiscard]] int required_degree(const PhaseTerms& terms);
+// `degree` must be >= required_degree(terms); a common degree gives a batch one layout.
+[[nodiscard]] PhasePolynomial compile_phase(const PhaseTerms& terms, int degree);
+[[nodiscard]] PhasePolynomial compile_phase(const PhaseTerms& terms);
+
+}  // namespace psfsim

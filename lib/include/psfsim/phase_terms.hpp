@@ -1,0 +1,41 @@
+#pragma once
+// The phase terms of one frame, as the user wrote them (SPEC §1), in waves.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace psfsim {
+
+// Hopkins term W * rho^l * cos^m(phi).
+struct SeidelTerm {
+  int l = 0;
+  int m = 0;
+  double waves = 0.0;
+};
+
+// c * Z_j(rho, phi), Noll index j >= 1, Noll normalization.
+struct ZernikeTerm {
+  int j = 1;
+  double waves = 0.0;
+};
+
+struct PhaseTerms {
+  std::vector<SeidelTerm> seidel;
+  std::vector<ZernikeTerm> zernike;
+};
+
+// Largest supported orders: the Cartesian expansion stays accurate to ~1e-12 waves up to here.
+inline constexpr int max_zernike_radial_order = 24;
+inline constexpr int max_seidel_power = 24;
+
+// "l,m,W" and "j,c"; throw InputError naming `option` on any malformed or out-of-range field.
+[[nodiscard]] SeidelTerm parse_seidel(std::string_view text, std::string_view option);
+[[nodiscard]] ZernikeTerm parse_zernike(std::string_view text, std::string_view option);
+
+// Stable column names for /parameters and frame tables: "S2_1" (Seidel l=2, m=1), "Z4".
+[[nodiscard]] std::string term_name(const SeidelTerm& t);
+[[nodiscard]] std::string term_name(const ZernikeTerm& t);
+[[nodiscard]] std::string to_string(const SeidelTerm& t);   // "2,1,1"
+[[nodiscard]] std::string to_string(const ZernikeTerm& t);  // "4,0.1"
+
+}  // namespace psfsim

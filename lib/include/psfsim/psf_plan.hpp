@@ -1,0 +1,30 @@
+#pragma once
+// What a backend needs to know once, before any frame: everything frames of a batch share.
+#include <cstddef>
+
+#include "psfsim/enums.hpp"
+
+namespace psfsim {
+
+struct PsfPlan {
+  int samples = 128;        // N
+  int padded = 256;         // M
+  Grid grid = Grid::centered;
+  Precision precision = Precision::single;
+  double obscuration = 0.0;
+  Normalization normalization = Normalization::peak;
+  int frame = 256;          // K: edge of each stored frame (M when not cropped)
+  int max_batch = 1;        // most frames one compute() call receives
+  int threads = 0;          // CPU threads; 0 means all cores
+  int device = 0;           // GPU index
+  bool measure_fft = true;  // CPU: FFTW_MEASURE planning (false: FFTW_ESTIMATE, for quick tests)
+
+  [[nodiscard]] std::size_t frame_elements() const noexcept {
+    return static_cast<std::size_t>(frame) * static_cast<std::size_t>(frame);
+  }
+  [[nodiscard]] std::size_t frame_bytes() const noexcept {
+    return frame_elements() * bytes_per_real(precision);
+  }
+};
+
+}  // namespace psfsim

@@ -1,0 +1,51 @@
+#pragma once
+// One `psfsim run`, as the user asked for it: filled from the CLI and config file, validated
+// once here, then turned into a PsfPlan for the backend and metadata for the writer.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "psfsim/enums.hpp"
+#include "psfsim/phase_terms.hpp"
+#include "psfsim/psf_plan.hpp"
+
+namespace psfsim {
+
+inline constexpr int max_samples = 16384;
+inline constexpr int max_padded_size = 65536;
+inline constexpr double default_pad_factor = 2.0;
+
+struct RunSpec {
+  int samples = 128;
+  std::optional<double> pad_factor;  // default_pad_factor when neither this nor padded_size
+  std::optional<int> padded_size;
+  Grid grid = Grid::centered;
+  Precision precision = Precision::single;
+  Normalization normalization = Normalization::peak;
+  double obscuration = 0.0;
+  std::optional<int> crop;
+  int repeat = 1;
+  int threads = 0;  // 0: all cores
+  int device = 0;
+  std::string backend = "auto";
+  std::vector<PhaseTerms> frames{PhaseTerms{}};  // B >= 1
+  std::filesystem::path output;
+  bool force = false;
+};
+
+// Derived sizes of a valid RunSpec.
+struct Geometry {
+  int samples = 0;     // N
+  int padded = 0;      // M
+  int frame = 0;       // K (M when not cropped)
+  double pad_factor = 0.0;          // M / N as realised
+  double pixel_scale_lambda_over_d = 0.0;
+};
+
+// Throws InputError naming the first offending option. Does not touch the file system.
+void validate(const RunSpec& spec);
+[[nodiscard]] Geometry geometry(const RunSpec& spec);
+[[nodiscard]] PsfPlan make_plan(const RunSpec& spec, int max_batch);
+
+}  // namespace psfsim

@@ -1,0 +1,40 @@
+#include "psfsim/backend_registry.hpp"
+
+#include "psfsim/errors.hpp"
+
+namespace psfsim {
+
+void BackendRegistry::add(BackendEntry entry) { entries_.push_back(std::move(entry)); }
+
+const BackendEntry* BackendRegistry::find(const std::string& name) const noexcept {
+  for (const auto& e : entries_)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+std::vector<std::string> BackendRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& e : entries_) out.push_back(e.name);
+  return out;
+}
+
+const BackendEntry& BackendRegistry::resolve(const std::string& name) const {
+  if (name == "auto") {
+    for (const auto& e : entries_)
+      if (e.unusable_reason().empty()) return e;
+    throw RuntimeFailure("no usable backend");
+  }
+  const BackendEntry* e = find(name);
+  if (e == nullptr) {
+    std::string known;
+    for (const auto& n : names()) known += (known.empty() ? "" : ", ") + n;
+    // Only known names reach here (the CLI checks them), so a miss is a build without it.
+    throw RuntimeFailure("--backend " + name + ": not compiled into this psfsim (available: " +
+                         known + ")");
+  }
+  if (const std::string why = e->unusable_reason(); !why.empty())
+    throw RuntimeFailure("--backend " + name + ": " + why);
+  return *e;
+}
+
+}  // namespace psfsim

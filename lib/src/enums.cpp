@@ -1,0 +1,37 @@
+#include "psfsim/enums.hpp"
+
+namespace psfsim {
+
+std::string_view to_string(Precision p) noexcept { return p == Precision::single ? "single" : "double"; }
+
+std::string_view to_string(Grid g) noexcept { return g == Grid::centered ? "centered" : "linspace"; }
+
+std::string_view to_string(Normalization n) noexcept {
+  switch (n) {
+    case Normalization::none: return "none";
+    case Normalization::peak: return "peak";
+    case Normalization::sum: return "sum";
+  }
+  return "?";
+}
+
+std::optional<Precision> parse_precision(std::string_view s) noexcept {
+  if (s == "single") return Precision::single;
+  if (s == "double") return Precision::double_;
+  return std::nullopt;
+}
+
+std::optional<Grid> parse_grid(std::string_view s) noexcept {
+  if (s == "centered") return Grid::centered;
+  if (s == "linspace") return Grid::linspace;
+  return std::nullopt;
+}
+
+std::optional<Normalization> parse_normalization(std::string_view s) noexcept {
+  if (s == "none") return Normalization::none;
+  if (s == "peak") return Normalization::peak;
+  if (s == "sum") return Normalization::sum;
+  return std::nullopt;
+}
+
+}  // namespace psfsim

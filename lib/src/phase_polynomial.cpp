@@ -1,0 +1,93 @@
+#include "psfsim/phase_polynomial.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "psfsim/zernike.hpp"
+
+namespace psfsim {
+namespace {
+
+double binomial(int n, int k) {
+  double r = 1.0;
+  for (int i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+  return r;
+}
+
+// Adds scale * (x^2 + y^2)^p * x^a0 * y^b0 to the table.
+void add_rho2_power(std::vector<double>& table, int stride, int p, int a0, int b0, double scale) {
+  for (int i = 0; i <= p; ++i)
+    table[(a0 + 2 * i) * stride + (b0 + 2 * (p - i))] += scale * binomial(p, i);
+}
+
+// Adds scale * (x^2+y^2)^p * Re((x+iy)^m) (or Im when `imaginary`) to the table.
+void add_harmonic(std::vector<double>& table, int stride, int p, int m, bool imaginary,
+                  double scale) {
+  // (x + iy)^m = sum_k C(m,k) x^(m-k) (iy)^k; i^k is real for even k, imaginary for odd k.
+  for (int k = imaginary ? 1 : 0; k <= m; k += 2) {
+    const double sign = ((k / 2) % 2 == 0) ? 1.0 : -1.0;
+    add_rho2_power(table, stride, p, m - k, k, scale * sign * binomial(m, k));
+  }
+}
+
+}  // namespace
+
+bool PhasePolynomial::uses_rho() const noexcept {
+  return std::any_of(with_rho.begin(), with_rho.end(), [](double v) { return v != 0.0; });
+}
+
+double PhasePolynomial::evaluate(double x, double y) const {
+  const int s = stride();
+  double plain_sum = 0.0;
+  double rho_sum = 0.0;
+  for (int a = 0; a < s; ++a)
+    for (int b = 0; b < s; ++b) {
+      const double monomial = std::pow(x, a) * std::pow(y, b);
+      plain_sum += plain[a * s + b] * monomial;
+      rho_sum += with_rho[a * s + b] * monomial;
+    }
+  return plain_sum + std::sqrt(x * x + y * y) * rho_sum;
+}
+
+int required_degree(const PhaseTerms& terms) {
+  int degree = 0;
+  for (const auto& t : terms.seidel) degree = std::max(degree, t.l);
+  for (const auto& t : terms.zernike) degree = std::max(degree, noll_to_nm(t.j).n);
+  return degree;
+}
+
+PhasePolynomial compile_phase(const PhaseTerms& terms) {
+  return compile_phase(terms, required_degree(terms));
+}
+
+PhasePolynomial compile_phase(const PhaseTerms& terms, int degree) {
+  degree = std::max(degree, required_degree(terms));
+  PhasePolynomial poly;
+  poly.degree = degree;
+  const int s = poly.stride();
+  poly.plain.assign(static_cast<std::size_t>(s) * s, 0.0);
+  poly.with_rho.assign(static_cast<std::size_t>(s) * s, 0.0);
+
+  // rho^l cos^m(phi) = rho^(l-m) x^m; an odd l-m leaves one factor of rho.
+  for (const auto& t : terms.seidel) {
+    const int rest = t.l - t.m;
+    auto& table = (rest % 2 == 0) ? poly.plain : poly.with_rho;
+    add_rho2_power(table, s, rest / 2, t.m, 0, t.waves);
+  }
+
+  // R_n^m(rho) cos(m phi) = sum_k r_k rho^(n-2k-m) Re((x+iy)^m), and n-2k-m is even.
+  for (const auto& t : terms.zernike) {
+    const auto [n, m] = noll_to_nm(t.j);
+    const int m_abs = std::abs(m);
+    const auto radial = radial_coefficients(n, m_abs);
+    const double scale = t.waves * noll_normalization(n, m);
+    for (std::size_t k = 0; k < radial.size(); ++k) {
+      const int p = (n - 2 * static_cast<int>(k) - m_abs) / 2;
+      add_harmonic(poly.plain, s, p, m_abs, m < 0, scale * radial[k]);
+    }
+  }
+  return poly;
+}
+
+}  // namespace psfsim

@@ -1,0 +1,97 @@
+#include "psfsim/run_spec.hpp"
+
+#include <cmath>
+
+#include "psfsim/errors.hpp"
+
+namespace psfsim {
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw InputError(message);
+}
+
+int padded_size_of(const RunSpec& spec) {
+  if (spec.padded_size) return *spec.padded_size;
+  const double q = spec.pad_factor.value_or(default_pad_factor);
+  return static_cast<int>(std::lround(q * spec.samples));
+}
+
+}  // namespace
+
+void validate(const RunSpec& spec) {
+  require(spec.samples >= 2 && spec.samples <= max_samples,
+          "--samples " + std::to_string(spec.samples) + ": must be between 2 and " +
+              std::to_string(max_samples));
+  require(!(spec.pad_factor && spec.padded_size),
+          "--pad-factor and --padded-size: give one or the other, not both");
+  if (spec.pad_factor) {
+    const double q = *spec.pad_factor;
+    require(std::isfinite(q) && q >= 1.0, "--pad-factor " + std::to_string(q) +
+                                              ": must be a finite number >= 1");
+    require(q * spec.samples <= max_padded_size,
+            "--pad-factor: the padded size " + std::to_string(q * spec.samples) + " exceeds " +
+                std::to_string(max_padded_size));
+  }
+  if (spec.padded_size) {
+    const int m = *spec.padded_size;
+    require(m >= spec.samples, "--padded-size " + std::to_string(m) +
+                                   ": must be at least --samples (" +
+                                   std::to_string(spec.samples) + ")");
+    require(m <= max_padded_size, "--padded-size " + std::to_string(m) + ": must be at most " +
+                                      std::to_string(max_padded_size));
+  }
+  const int m = padded_size_of(spec);
+  if (spec.crop) {
+    require(*spec.crop >= 1 && *spec.crop <= m,
+            "--crop " + std::to_string(*spec.crop) + ": must be between 1 and the padded size (" +
+                std::to_string(m) + ")");
+  }
+  require(std::isfinite(spec.obscuration) && spec.obscuration >= 0.0 && spec.obscuration < 1.0,
+          "--obscuration " + std::to_string(spec.obscuration) + ": must be in [0, 1)");
+  require(spec.repeat >= 1 && spec.repeat <= 1'000'000,
+          "--repeat " + std::to_string(spec.repeat) + ": must be between 1 and 1000000");
+  require(spec.threads >= 0 && spec.threads <= 4096,
+          "--threads " + std::to_string(spec.threads) + ": must be >= 1 (or 0 for all cores)");
+  require(spec.device >= 0, "--device " + std::to_string(spec.device) + ": must be >= 0");
+  require(!spec.frames.empty(), "no frames to compute");
+  require(!spec.output.empty(), "--output: an output file is required (-o FILE)");
+  for (const auto& frame : spec.frames) {
+    for (const auto& t : frame.seidel)
+      require(std::isfinite(t.waves) && t.m >= 0 && t.l >= t.m && t.l <= max_seidel_power,
+              "--seidel " + to_string(t) + ": out of range");
+    for (const auto& t : frame.zernike)
+      require(std::isfinite(t.waves) && t.j >= 1, "--zernike " + to_string(t) + ": out of range");
+  }
+}
+
+Geometry geometry(const RunSpec& spec) {
+  Geometry g;
+  g.samples = spec.samples;
+  g.padded = padded_size_of(spec);
+  g.frame = spec.crop.value_or(g.padded);
+  g.pad_factor = static_cast<double>(g.padded) / g.samples;
+  // One output pixel is (N/M) lambda/D on the centered grid; the linspace grid spans
+  // (N-1) sample intervals across the diameter, so its pixel is (N-1)/M lambda/D.
+  const double span = spec.grid == Grid::centered ? g.samples : g.samples - 1.0;
+  g.pixel_scale_lambda_over_d = span / g.padded;
+  return g;
+}
+
+PsfPlan make_plan(const RunSpec& spec, int max_batch) {
+  const Geometry g = geometry(spec);
+  PsfPlan p;
+  p.samples = g.samples;
+  p.padded = g.padded;
+  p.grid = spec.grid;
+  p.precision = spec.precision;
+  p.obscuration = spec.obscuration;
+  p.normalization = spec.normalization;
+  p.frame = g.frame;
+  p.max_batch = max_batch;
+  p.threads = spec.threads;
+  p.device = spec.device;
+  return p;
+}
+
+}  // namespace psfsim
