@@ -1,5 +1,6 @@
 #include "psfsim/config_text.hpp"
 
+#include <charconv>
 #include <sstream>
 
 namespace psfsim {
@@ -22,11 +23,11 @@ std::string toml_array(const std::vector<Term>& terms) {
   return out + "]";
 }
 
+// Shortest text that reads back to the same double: "0.1", not "0.10000000000000001".
 std::string number(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
+  char text[32];
+  const auto result = std::to_chars(text, text + sizeof text, v);
+  return std::string(text, result.ptr);
 }
 
 }  // namespace
@@ -41,8 +42,9 @@ std::string to_toml(const RunSpec& spec) {
   t << "padded-size = " << g.padded << "\n";
   t << "grid = " << quoted(std::string(to_string(spec.grid))) << "\n";
   const PhaseTerms& first = spec.frames.front();
-  t << "seidel = " << toml_array(first.seidel) << "\n";
-  t << "zernike = " << toml_array(first.zernike) << "\n";
+  // CLI11 rejects an empty array for an option, so absent terms are absent keys.
+  if (!first.seidel.empty()) t << "seidel = " << toml_array(first.seidel) << "\n";
+  if (!first.zernike.empty()) t << "zernike = " << toml_array(first.zernike) << "\n";
   t << "obscuration = " << number(spec.obscuration) << "\n";
   t << "normalize = " << quoted(std::string(to_string(spec.normalization))) << "\n";
   if (spec.crop) t << "crop = " << *spec.crop << "\n";

@@ -1,6 +1,7 @@
 #include "psfsim/phase_terms.hpp"
 
 #include <cmath>
+#include <charconv>
 #include <sstream>
 
 #include "parse_number.hpp"
@@ -42,11 +43,11 @@ double parse_waves(std::string_view field, std::string_view option, std::string_
   return *v;
 }
 
+// Shortest text that reads back to the same double: "0.1", not "0.10000000000000001".
 std::string format_number(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
+  char text[32];
+  const auto result = std::to_chars(text, text + sizeof text, v);
+  return std::string(text, result.ptr);
 }
 
 }  // namespace

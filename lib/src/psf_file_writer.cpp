@@ -1,6 +1,10 @@
 #include "psfsim/psf_file_writer.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <chrono>
@@ -51,6 +55,15 @@ void check_output_path(const fs::path& path, bool force) {
     throw InputError("--output " + name + ": folder '" + folder.string() + "' is not writable");
   if (fs::exists(path, ec) && !force)
     throw InputError("--output " + name + ": file exists (use --force to overwrite)");
+  // access() says yes to root on read-only mounts and pseudo file systems: try for real,
+  // before any computing, so an unwritable folder is bad input rather than a late failure.
+  const fs::path probe = temporary_name(path);
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0)
+    throw InputError("--output " + name + ": cannot create files in folder '" + folder.string() +
+                     "': " + std::strerror(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 struct PsfFileWriter::Impl {

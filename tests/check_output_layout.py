@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Reads files written by psfsim with h5py alone and checks SPEC §3: shapes, dtypes,
+attributes, /parameters and /timings. Usage: check_output_layout.py PSFSIM_BINARY WORKDIR"""
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+psfsim, work = sys.argv[1], sys.argv[2]
+os.makedirs(work, exist_ok=True)
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+def run(name, *args):
+    out = os.path.join(work, name + ".h5")
+    cmd = [psfsim, "run", "--backend", "cpu", "--force", "-o", out, *args]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return h5py.File(out, "r")
+
+
+with run("full", "--samples", "64", "--pad-factor", "2.5", "--precision", "double",
+         "--seidel", "2,1,1.0", "--zernike", "4,0.1", "--zernike", "11,0.05",
+         "--repeat", "3", "--normalize", "sum") as f:
+    psf = f["psf"]
+    check(psf.shape == (1, 160, 160), f"/psf shape {psf.shape}")
+    check(psf.dtype == np.float64, f"/psf dtype {psf.dtype}")
+    check(psf.chunks[0] == 1, f"/psf chunks {psf.chunks}")
+    a = psf.attrs
+    expected = {"normalization": "sum", "grid": "centered", "samples": 64, "padded_size": 160,
+                "precision": "double", "backend": "cpu"}
+    for key, value in expected.items():
+        check(a.get(key) == value, f"/psf attribute {key} = {a.get(key)!r}, want {value!r}")
+    check(abs(a["pad_factor"] - 2.5) < 1e-12, "pad_factor")
+    check(abs(a["pixel_scale_lambda_over_d"] - 0.4) < 1e-12, "pixel_scale_lambda_over_d")
+    check(abs(psf[0].sum() - 1) < 1e-12, f"sum normalization gives {psf[0].sum()}")
+    p = f["parameters"]
+    check(sorted(p.keys()) == ["S2_1", "Z11", "Z4"], f"/parameters {sorted(p.keys())}")
+    check(p["S2_1"][()].tolist() == [1.0] and p["Z4"][()].tolist() == [0.1], "parameter values")
+    check(p["S2_1"].attrs["l"] == 2 and p["S2_1"].attrs["m"] == 1, "seidel attributes")
+    t = f["timings"]
+    for stage in ("pupil", "fft", "intensity", "total"):
+        check(stage in t and t[stage].shape == (3,), f"/timings/{stage}")
+        check(stage in t and np.all(t[stage][()] > 0), f"/timings/{stage} positive")
+    check("transfer" not in t, "/timings/transfer absent on the CPU")
+    check(t["write"].shape == (1,), "/timings/write")
+    check(t.attrs["units"] == "s" and t.attrs["backend"] == "cpu", "/timings attributes")
+    check(t.attrs["precision"] == "double" and t.attrs["threads"] >= 1, "/timings attrs 2")
+    r = f.attrs
+    for key in ("psfsim_version", "git_commit", "created_utc", "command_line", "config"):
+        check(key in r, f"root attribute {key}")
+    check(r["created_utc"].endswith("Z") and "T" in r["created_utc"], "created_utc ISO 8601")
+    check("--zernike 11,0.05" in r["command_line"], "command_line")
+    check('zernike = ["4,0.1", "11,0.05"]' in r["config"], f"config text:\n{r['config']}")
+
+with run("crop", "--samples", "64", "--crop", "33") as f:
+    check(f["psf"].shape == (1, 33, 33), f"cropped shape {f['psf'].shape}")
+    check(f["psf"].dtype == np.float32, "single precision stores float32")
+    centre = f["psf"][0, 16, 16]
+    check(abs(centre - 1) < 1e-6, f"peak normalization centre {centre}")
+
+# The effective config written into a file reads back as a config that reproduces it.
+with run("again", "--samples", "48", "--grid", "linspace", "--obscuration", "0.25",
+         "--zernike", "6,0.2", "--precision", "double") as f:
+    first = f["psf"][0]
+    config = f.attrs["config"]
+cfg = os.path.join(work, "roundtrip.toml")
+with open(cfg, "w") as out:
+    out.write(config.replace(os.path.join(work, "again.h5"), os.path.join(work, "rt.h5")))
+subprocess.run([psfsim, "run", "-c", cfg, "--force"], check=True, stdout=subprocess.DEVNULL)
+with h5py.File(os.path.join(work, "rt.h5"), "r") as f:
+    check(np.array_equal(f["psf"][0], first), "config round trip reproduces the frame")
+
+if failures:
+    print("\n".join("FAIL: " + m for m in failures))
+    sys.exit(1)
+print("output layout: all checks passed")

@@ -1,0 +1,165 @@
+// The psfsim binary from the outside: bad input exits 2 with one named error line and no
+// file; config files really arrive; an existing output is kept without --force.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "psfsim/backend_registry.hpp"
+#include "test_support.hpp"
+
+namespace psfsim::test {
+namespace {
+namespace fs = std::filesystem;
+
+std::string fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path(temp_dir()) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+std::string write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+bool folder_is_empty_of_outputs(const std::string& dir) {
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".h5" || e.path().filename().string().find(".partial") !=
+                                             std::string::npos)
+      return false;
+  return true;
+}
+
+struct BadInput {
+  std::string name;
+  std::string args;     // the output option is appended
+  std::string mention;  // the error line must contain this
+};
+
+class CliRejects : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliRejects, WithExit2OneNamedLineAndNoFile) {
+  const BadInput& bad = GetParam();
+  const std::string dir = fresh_dir("reject-" + bad.name);
+  std::string args = bad.args;
+  if (args.find("-o ") == std::string::npos) args += " -o " + dir + "/out.h5";
+  const auto result = run_psfsim(args);
+  EXPECT_EQ(result.exit_code, 2) << result.stderr_text;
+  EXPECT_EQ(result.stderr_text.rfind("psfsim: error: ", 0), 0u) << result.stderr_text;
+  EXPECT_EQ(std::count(result.stderr_text.begin(), result.stderr_text.end(), '\n'), 1)
+      << result.stderr_text;
+  EXPECT_NE(result.stderr_text.find(bad.mention), std::string::npos) << result.stderr_text;
+  EXPECT_TRUE(folder_is_empty_of_outputs(dir));
+}
+
+std::vector<BadInput> bad_inputs() {
+  const std::string d = temp_dir();
+  const std::string unknown_key = write_text(d + "/unknown-key.toml", "[run]\nsampels = 64\n");
+  const std::string wrong_type = write_text(d + "/wrong-type.toml", "[run]\nsamples = \"many\"\n");
+  const std::string bad_choice = write_text(d + "/bad-choice.toml", "[run]\ngrid = \"square\"\n");
+  return {
+      {"unknown_option", "run --bogus 3", "--bogus"},
+      {"wrong_type", "run --samples abc", "--samples"},
+      {"fractional_samples", "run --samples 12.5", "--samples"},
+      {"samples_below_2", "run --samples 1", "--samples"},
+      {"samples_negative", "run --samples -5", "--samples"},
+      {"samples_overflow", "run --samples 99999999999", "--samples"},
+      {"samples_absurd", "run --samples 16384 --pad-factor 4", "memory"},
+      {"pad_factor_below_1", "run --pad-factor 0.5", "--pad-factor"},
+      {"pad_factor_infinite", "run --pad-factor inf", "--pad-factor"},
+      {"padded_below_samples", "run --samples 128 --padded-size 100", "--padded-size"},
+      {"crop_above_padded", "run --samples 64 --crop 129", "--crop"},
+      {"noll_below_1", "run --zernike 0,0.1", "--zernike"},
+      {"zernike_nan", "run --zernike 4,nan", "--zernike"},
+      {"seidel_inf", "run --seidel 2,1,inf", "--seidel"},
+      {"seidel_malformed", "run --seidel 2,1", "--seidel"},
+      {"obscuration_nan", "run --obscuration nan", "--obscuration"},
+      {"obscuration_one", "run --obscuration 1", "--obscuration"},
+      {"obscuration_negative", "run --obscuration -0.1", "--obscuration"},
+      {"bad_precision", "run --precision half", "--precision"},
+      {"missing_output", "run --samples 64 -o ''", "--output"},
+      {"missing_config", "run -c " + d + "/no-such.toml", "no-such.toml"},
+      {"config_is_folder", "run -c " + d, d},
+      {"config_unknown_key", "run -c " + unknown_key, "sampels"},
+      {"config_wrong_type", "run -c " + wrong_type, "samples"},
+      {"config_bad_choice", "run -c " + bad_choice, "--grid"},
+      {"output_folder_missing", "run -o " + d + "/no/such/folder/out.h5", "does not exist"},
+      {"output_folder_unwritable", "run -o /proc/psfsim-out.h5", "/proc"},
+      {"no_command", "", "command"},
+  };
+}
+
+INSTANTIATE_TEST_SUITE_P(BadInputs, CliRejects, ::testing::ValuesIn(bad_inputs()),
+                         [](const auto& info) { return info.param.name; });
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Cli, ExistingOutputIsKeptByteIdenticalWithoutForce) {
+  const std::string dir = fresh_dir("keep");
+  const std::string out = dir + "/out.h5";
+  write_text(out, "precious bytes\n");
+  const auto result = run_psfsim("run --samples 16 --backend cpu -o " + out);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.stderr_text.find("--force"), std::string::npos) << result.stderr_text;
+  EXPECT_EQ(file_bytes(out), "precious bytes\n");
+  const auto forced = run_psfsim("run --samples 16 --backend cpu --force -o " + out);
+  EXPECT_EQ(forced.exit_code, 0) << forced.stderr_text;
+  EXPECT_NE(file_bytes(out), "precious bytes\n");
+}
+
+TEST(Cli, ConfigValuesArriveAndTheCommandLineOverridesThem) {
+  const std::string dir = fresh_dir("config");
+  const std::string cfg = write_text(dir + "/c.toml",
+                                     "[run]\nsamples = 32\npad-factor = 3\nbackend = \"cpu\"\n"
+                                     "zernike = [\"4,0.1\", \"11,0.05\"]\nprecision = \"double\"\n");
+  auto r = run_psfsim("run -c " + cfg + " -o " + dir + "/a.h5");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("1 x 96 x 96 float64"), std::string::npos) << r.stdout_text;
+  r = run_psfsim("run -c " + cfg + " --samples 16 --precision single -o " + dir + "/b.h5");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("1 x 48 x 48 float32"), std::string::npos) << r.stdout_text;
+}
+
+TEST(Cli, ExampleConfigsRun) {
+  const std::string dir = fresh_dir("examples");
+  int seen = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(PSFSIM_SOURCE_DIR) / "configs")) {
+    if (e.path().extension() != ".toml") continue;
+    ++seen;
+    const std::string out = dir + "/" + e.path().stem().string() + ".h5";
+    const auto r = run_psfsim("run -c " + e.path().string() + " --backend cpu -o " + out);
+    EXPECT_EQ(r.exit_code, 0) << e.path() << ": " << r.stderr_text;
+    EXPECT_TRUE(fs::exists(out)) << e.path();
+  }
+  EXPECT_GE(seen, 3);
+}
+
+TEST(Cli, UnusableCudaBackendExits3) {
+  const BackendEntry* cuda = builtin_backends().find("cuda");
+  if (cuda != nullptr && cuda->unusable_reason().empty())
+    GTEST_SKIP() << "a CUDA device is usable here";
+  const std::string dir = fresh_dir("cuda");
+  const auto r = run_psfsim("run --backend cuda --samples 16 -o " + dir + "/x.h5");
+  EXPECT_EQ(r.exit_code, 3) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("psfsim: error: --backend cuda"), std::string::npos)
+      << r.stderr_text;
+  EXPECT_TRUE(folder_is_empty_of_outputs(dir));
+}
+
+TEST(Cli, InfoListsBackendsAndLibraries) {
+  const auto r = run_psfsim("info");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  for (const char* text : {"psfsim ", "commit", "HDF5 ", "FFTW", "cores", "[cpu] usable"})
+    EXPECT_NE(r.stdout_text.find(text), std::string::npos) << text << "\n" << r.stdout_text;
+}
+
+}  // namespace
+}  // namespace psfsim::test

@@ -1,0 +1,87 @@
+// Validation of a run, in one place, and the sizes it derives.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "psfsim/errors.hpp"
+#include "psfsim/run_spec.hpp"
+
+namespace psfsim {
+namespace {
+
+RunSpec valid() {
+  RunSpec s;
+  s.output = "out.h5";
+  return s;
+}
+
+TEST(RunSpec, DefaultsGiveQ2AndFullFrame) {
+  const Geometry g = geometry(valid());
+  EXPECT_EQ(g.padded, 256);
+  EXPECT_EQ(g.frame, 256);
+  EXPECT_DOUBLE_EQ(g.pixel_scale_lambda_over_d, 0.5);
+}
+
+TEST(RunSpec, PadFactorRoundsToNearest) {
+  RunSpec s = valid();
+  s.samples = 100;
+  s.pad_factor = 2.555;
+  EXPECT_EQ(geometry(s).padded, 256);  // round(255.5)
+  s.pad_factor.reset();
+  s.padded_size = 301;
+  EXPECT_EQ(geometry(s).padded, 301);
+}
+
+TEST(RunSpec, RejectsEachBadValueWithItsOptionName) {
+  const auto expect_rejected = [](RunSpec s, const std::string& option) {
+    try {
+      validate(s);
+      ADD_FAILURE() << "accepted, expected an error naming " << option;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(option), std::string::npos) << e.what();
+    }
+  };
+  RunSpec s = valid();
+  s.samples = 1;
+  expect_rejected(s, "--samples");
+  s = valid();
+  s.samples = 1 << 20;
+  expect_rejected(s, "--samples");
+  s = valid();
+  s.pad_factor = 0.5;
+  expect_rejected(s, "--pad-factor");
+  s = valid();
+  s.pad_factor = NAN;
+  expect_rejected(s, "--pad-factor");
+  s = valid();
+  s.padded_size = 100;
+  expect_rejected(s, "--padded-size");
+  s = valid();
+  s.crop = 257;
+  expect_rejected(s, "--crop");
+  s = valid();
+  s.crop = 0;
+  expect_rejected(s, "--crop");
+  s = valid();
+  s.obscuration = 1.0;
+  expect_rejected(s, "--obscuration");
+  s = valid();
+  s.obscuration = INFINITY;
+  expect_rejected(s, "--obscuration");
+  s = valid();
+  s.repeat = 0;
+  expect_rejected(s, "--repeat");
+  s = valid();
+  s.threads = -1;
+  expect_rejected(s, "--threads");
+  s = valid();
+  s.output.clear();
+  expect_rejected(s, "--output");
+  s = valid();
+  s.pad_factor = 2.0;
+  s.padded_size = 256;
+  expect_rejected(s, "--padded-size");
+}
+
+}  // namespace
+}  // namespace psfsim

@@ -1,0 +1,50 @@
+#pragma once
+// Shared by the test files: run a backend on one frame, run the NumPy reference, compare.
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "psfsim/phase_terms.hpp"
+#include "psfsim/psf_plan.hpp"
+
+namespace psfsim {
+// Readable test parameters in gtest output.
+inline void PrintTo(Precision p, std::ostream* os) { *os << to_string(p); }
+}  // namespace psfsim
+
+namespace psfsim::test {
+
+struct Case {
+  int samples = 64;
+  int padded = 128;
+  Grid grid = Grid::centered;
+  PhaseTerms terms;
+  double obscuration = 0.0;
+  Normalization normalization = Normalization::none;
+  int crop = 0;  // 0: the full M x M frame
+};
+
+[[nodiscard]] PsfPlan plan_for(const Case& c, Precision precision, int max_batch = 1);
+// Empty string when `backend` can run here, else why not (for GTEST_SKIP).
+[[nodiscard]] std::string skip_reason(const std::string& backend);
+// One frame from the named backend, widened to double.
+[[nodiscard]] std::vector<double> compute_frame(const std::string& backend, const Case& c,
+                                                Precision precision);
+[[nodiscard]] std::vector<std::vector<double>> compute_frames(
+    const std::string& backend, const Case& c, const std::vector<PhaseTerms>& frames,
+    Precision precision);
+// The NumPy pipeline (normalization none, full frame); nullopt when NumPy is missing.
+[[nodiscard]] std::vector<double> numpy_reference(const Case& c);
+[[nodiscard]] double relative_l2(const std::vector<double>& a, const std::vector<double>& ref);
+
+// Runs the psfsim binary with `args` (shell-quoted by the caller); captures stderr.
+struct CommandResult {
+  int exit_code = -1;
+  std::string stderr_text;
+  std::string stdout_text;
+};
+[[nodiscard]] CommandResult run_psfsim(const std::string& args);
+[[nodiscard]] std::string temp_dir();
+
+}  // namespace psfsim::test
