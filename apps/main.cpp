@@ -40,6 +40,11 @@ int main(int argc, char** argv) {
   run->fallthrough();
   run->allow_config_extras(CLI::config_extras_mode::error);
   psfsim::app::add_run_options(*run, run_options);
+  run->footer(
+      "Every option can also be set in a TOML config file read with psfsim run -c FILE: keys\n"
+      "are the long option names in a [run] table (samples = 128, pad-factor = 3,\n"
+      "zernike = [\"4,0.1\", \"11,0.05\"]); the command line overrides the file. Exit codes:\n"
+      "0 success, 2 bad input, 3 runtime failure (backend, device, I/O).");
 
   CLI::App* info = app.add_subcommand(
       "info", "Version, backends compiled in, devices found, library versions");
