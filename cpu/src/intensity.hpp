@@ -7,6 +7,21 @@
 
 namespace psfsim::cpu {
 
+// Sum of a row in double, with independent partial sums so that the loop vectorizes
+// without reassociation flags.
+template <typename T>
+double row_sum(const T* __restrict v, std::size_t n) {
+  constexpr std::size_t lanes = 8;
+  double partial[lanes] = {};
+  std::size_t j = 0;
+  for (; j + lanes <= n; j += lanes)
+    for (std::size_t l = 0; l < lanes; ++l) partial[l] += v[j + l];
+  double total = 0.0;
+  for (; j < n; ++j) total += v[j];
+  for (double p : partial) total += p;
+  return total;
+}
+
 // `spectrum` holds M rows of K columns (row stride K); output rows are spectrum rows
 // [first_row, first_row + K). `peak_scale` is applied for Normalization::peak.
 template <typename T>
@@ -16,17 +31,14 @@ void write_intensity(const std::complex<T>* spectrum, int first_row, int frame, 
   const T scale = normalization == Normalization::peak ? static_cast<T>(peak_scale) : T(1);
   double total = 0.0;
   for (std::size_t i = 0; i < k; ++i) {
-    const T* in = reinterpret_cast<const T*>(spectrum + (first_row + i) * k);
-    T* row = out + i * k;
-    double row_total = 0.0;
+    const T* __restrict in = reinterpret_cast<const T*>(spectrum + (first_row + i) * k);
+    T* __restrict row = out + i * k;
     for (std::size_t j = 0; j < k; ++j) {
       const T re = in[2 * j];
       const T im = in[2 * j + 1];
-      const T v = re * re + im * im;
-      row_total += v;
-      row[j] = v * scale;
+      row[j] = (re * re + im * im) * scale;
     }
-    total += row_total;
+    if (normalization == Normalization::sum) total += row_sum(row, k);
   }
   if (normalization == Normalization::sum && total > 0.0) {
     const T inv = static_cast<T>(1.0 / total);

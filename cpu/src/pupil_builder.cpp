@@ -1,49 +1,82 @@
 #include "pupil_builder.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "psfsim/pupil_math.hpp"
-#include "sincos_turns.hpp"
+#include "pupil_row_kernel.hpp"
 
 namespace psfsim::cpu {
 namespace {
 
-// Collapses the y-dependence of a coefficient table for one row: out[a] = sum_b t[a][b] y^b.
-void collapse_row(const std::vector<double>& table, int stride, double y, double* out) {
-  for (int a = 0; a < stride; ++a) {
-    const double* t = table.data() + a * stride;
-    double v = t[stride - 1];
-    for (int b = stride - 2; b >= 0; --b) v = v * y + t[b];
-    out[a] = v;
-  }
+enum class Isa { generic, avx2, avx512 };
+
+Isa detect_isa() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
+    return Isa::avx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::avx2;
+  return Isa::generic;
 }
 
-// out[c] = sum_a coeffs[a] x[c]^a, by Horner's rule one degree at a time across the row.
-void horner_row(const double* coeffs, int stride, const double* x, double* out, int n) {
-  const double top = coeffs[stride - 1];
-  for (int c = 0; c < n; ++c) out[c] = top;
-  for (int a = stride - 2; a >= 0; --a) {
-    const double k = coeffs[a];
-    for (int c = 0; c < n; ++c) out[c] = out[c] * x[c] + k;
-  }
-}
+const Isa isa = detect_isa();
 
 }  // namespace
+
+template <typename T>
+PupilRowKernel<T> best_pupil_row_kernel() {
+  switch (isa) {
+    case Isa::avx512: return static_cast<PupilRowKernel<T>>(&avx512::pupil_row);
+    case Isa::avx2: return static_cast<PupilRowKernel<T>>(&avx2::pupil_row);
+    case Isa::generic: break;
+  }
+  return static_cast<PupilRowKernel<T>>(&generic::pupil_row);
+}
+
+template PupilRowKernel<float> best_pupil_row_kernel<float>();
+template PupilRowKernel<double> best_pupil_row_kernel<double>();
+
+const char* best_pupil_row_isa() {
+  return isa == Isa::avx512 ? "avx512" : (isa == Isa::avx2 ? "avx2" : "generic");
+}
 
 PupilBuilder::PupilBuilder(const PsfPlan& plan)
     : samples_(plan.samples),
       padded_(plan.padded),
       offset_(pupil::pad_offset(plan.samples, plan.padded)),
-      obscuration_(plan.obscuration),
       x_(plan.samples),
-      shift_(plan.samples) {
+      shift_(plan.samples),
+      spans_(plan.samples) {
   for (int i = 0; i < samples_; ++i) {
     x_[i] = pupil::coordinate(i, samples_, plan.grid);
     shift_[i] = pupil::shift_waves(offset_ + i, padded_);
   }
-  for (int r = 0; r < samples_; ++r)
-    for (int c = 0; c < samples_; ++c)
-      aperture_sum_ += pupil::inside_aperture(pupil::radius(x_[c], x_[r]), obscuration_) ? 1 : 0;
+  for (int r = 0; r < samples_; ++r) {
+    std::vector<bool> inside_disk(samples_), inside(samples_);
+    for (int c = 0; c < samples_; ++c) {
+      const double rho = pupil::radius(x_[c], x_[r]);
+      inside_disk[c] = rho <= 1.0;
+      inside[c] = pupil::inside_aperture(rho, plan.obscuration);
+      aperture_sum_ += inside[c] ? 1 : 0;
+    }
+    ApertureSpan& s = spans_[r];
+    const auto first_in = std::find(inside_disk.begin(), inside_disk.end(), true);
+    s.lo = static_cast<int>(first_in - inside_disk.begin());
+    s.hi = s.lo + static_cast<int>(std::count(inside_disk.begin(), inside_disk.end(), true));
+    s.obscured_lo = s.obscured_hi = s.lo;
+    for (int c = s.lo; c < s.hi; ++c)
+      if (!inside[c]) {
+        if (s.obscured_hi == s.lo) s.obscured_lo = c;
+        s.obscured_hi = c + 1;
+      }
+    for (int c = 0; c < samples_; ++c) {  // the spans must reproduce the exact test
+      const bool in_span = c >= s.lo && c < s.hi && !(c >= s.obscured_lo && c < s.obscured_hi);
+      if (in_span != inside[c])
+        throw std::logic_error("aperture row " + std::to_string(r) + " is not a span");
+    }
+  }
 }
 
 template <typename T>
@@ -57,40 +90,36 @@ void PupilBuilder::build_rows(const PhasePolynomial& phase, std::complex<T>* fie
                               PupilScratch& s, int first, int last) const {
   const int n = samples_;
   const int stride = phase.stride();
-  const bool rho_terms = phase.uses_rho();
   s.phase.resize(n);
   s.rho.resize(n);
   s.rho_part.resize(n);
   s.row_coeffs.resize(stride);
   s.row_rho_coeffs.resize(stride);
-  const double* x = x_.data();
-  double* w = s.phase.data();
-  double* rho = s.rho.data();
+  PupilRow row;
+  row.plain = phase.plain.data();
+  row.with_rho = phase.uses_rho() ? phase.with_rho.data() : nullptr;
+  row.stride = stride;
+  row.x = x_.data();
+  row.col_shift = shift_.data();
+  row.n = n;
+  row.phase = s.phase.data();
+  row.rho = s.rho.data();
+  row.rho_part = s.rho_part.data();
+  row.row_coeffs = s.row_coeffs.data();
+  row.row_rho_coeffs = s.row_rho_coeffs.data();
+  const PupilRowKernel<T> kernel = best_pupil_row_kernel<T>();
 
   for (int r = first; r < last; ++r) {
-    const double y = x_[r];
-    collapse_row(phase.plain, stride, y, s.row_coeffs.data());
-    horner_row(s.row_coeffs.data(), stride, x, w, n);
-    for (int c = 0; c < n; ++c) rho[c] = pupil::radius(x[c], y);
-    if (rho_terms) {
-      collapse_row(phase.with_rho, stride, y, s.row_rho_coeffs.data());
-      horner_row(s.row_rho_coeffs.data(), stride, x, s.rho_part.data(), n);
-      for (int c = 0; c < n; ++c) w[c] += rho[c] * s.rho_part[c];
-    }
-
-    std::complex<T>* row = field + static_cast<std::size_t>(offset_ + r) * padded_;
-    std::fill(row, row + offset_, std::complex<T>{});
-    std::fill(row + offset_ + n, row + padded_, std::complex<T>{});
-    T* out = reinterpret_cast<T*>(row + offset_);  // interleaved re, im
-    const double row_shift = shift_[r];
-    const double* col_shift = shift_.data();
-    const double eps = obscuration_;
-    for (int c = 0; c < n; ++c) {
-      const SinCos<T> e = sincos_turns<T>(w[c] + row_shift + col_shift[c]);
-      const T a = pupil::inside_aperture(rho[c], eps) ? T(1) : T(0);
-      out[2 * c] = a * e.cos;
-      out[2 * c + 1] = a * e.sin;
-    }
+    row.y = x_[r];
+    row.row_shift = shift_[r];
+    row.lo = spans_[r].lo;
+    row.hi = spans_[r].hi;
+    row.obscured_lo = spans_[r].obscured_lo;
+    row.obscured_hi = spans_[r].obscured_hi;
+    std::complex<T>* padded_row = field + static_cast<std::size_t>(offset_ + r) * padded_;
+    std::fill(padded_row, padded_row + offset_, std::complex<T>{});
+    std::fill(padded_row + offset_ + n, padded_row + padded_, std::complex<T>{});
+    kernel(row, padded_row + offset_);
   }
 }
 

@@ -39,9 +39,14 @@ class PupilBuilder {
   int samples_;
   int padded_;
   int offset_;
-  double obscuration_;
   std::vector<double> x_;          // coordinate of each pupil column (and row: same grid)
   std::vector<double> shift_;      // shift modulation of each pupil column (and row)
+  // Per pupil row, the aperture is one span of columns minus one obscured span: rounded
+  // sqrt(x^2 + y^2) is monotone in |x|. Found once by testing every sample exactly.
+  struct ApertureSpan {
+    int lo = 0, hi = 0, obscured_lo = 0, obscured_hi = 0;
+  };
+  std::vector<ApertureSpan> spans_;
   double aperture_sum_ = 0.0;
 };
 

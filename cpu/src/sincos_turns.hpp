@@ -2,9 +2,9 @@
 // sin and cos of 2*pi*w for w in waves, written so that a loop over w vectorizes: no libm
 // calls, no branches. The reduction is done in double, exactly for |w| < 2^50, so the
 // polynomial only ever sees |angle| <= pi/4, where a short Taylor series is accurate to
-// the last bit of T.
-#include <cstdint>
-#include <cstring>
+// the last bit of T
+// (float: sin to a^9, cos to a^8, truncation below 3e-8).
+#include <cmath>
 
 namespace psfsim::cpu {
 
@@ -14,15 +14,19 @@ struct SinCos {
   T cos;
 };
 
+// Nearest integer, ties to even, for |v| < 2^51: the 1.5 * 2^52 trick. Plain double
+// arithmetic, so it vectorizes on any SSE2 machine (no roundpd needed).
+inline double round_nearest(double v) {
+  constexpr double magic = 6755399441055744.0;
+  return (v + magic) - magic;
+}
+
 template <typename T>
 inline SinCos<T> sincos_turns(double w) {
-  // Round 4w to the nearest integer q by the 1.5 * 2^52 trick (valid for |4w| < 2^51).
-  constexpr double magic = 6755399441055744.0;
-  const double shifted = 4.0 * w + magic;
-  const double q = shifted - magic;
-  std::uint64_t bits;
-  std::memcpy(&bits, &shifted, sizeof bits);
-  const unsigned quadrant = static_cast<unsigned>(bits) & 3u;
+  // w = q/4 + r with |r| <= 1/8: the angle 2 pi r is within pi/4, and q mod 4 picks the
+  // quadrant.
+  const double q = round_nearest(4.0 * w);
+  const int quadrant = static_cast<int>(q);  // |w| < 2^28 waves (coefficients are <= 1e6)
 
   const T a = static_cast<T>((w - 0.25 * q) * 6.283185307179586476925286766559);
   const T a2 = a * a;
@@ -39,12 +43,13 @@ inline SinCos<T> sincos_turns(double w) {
     s = a * (1 + a2 * (T(-1.0 / 6) + a2 * (T(1.0 / 120) + a2 * (T(-1.0 / 5040) +
         a2 * T(1.0 / 362880)))));
     c = 1 + a2 * (T(-1.0 / 2) + a2 * (T(1.0 / 24) + a2 * (T(-1.0 / 720) +
-        a2 * (T(1.0 / 40320) + a2 * T(-1.0 / 3628800)))));
+        a2 * T(1.0 / 40320))));
   }
-  // Rotate by quadrant * pi/2.
-  const T sin_out = (quadrant & 1u) ? c : s;
-  const T cos_out = (quadrant & 1u) ? -s : c;
-  const T sign = (quadrant & 2u) ? T(-1) : T(1);
+  // Rotate by quadrant * pi/2, arithmetically: selects would stop the loop vectorizing.
+  const T swap = static_cast<T>(quadrant & 1);
+  const T sign = T(1) - T(2) * static_cast<T>((quadrant >> 1) & 1);
+  const T sin_out = s + swap * (c - s);
+  const T cos_out = c - swap * (s + c);
   return {sign * sin_out, sign * cos_out};
 }
 
