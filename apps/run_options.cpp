@@ -1,6 +1,7 @@
 #include "run_options.hpp"
 
 #include "psfsim/errors.hpp"
+#include "psfsim/frame_sources.hpp"
 
 namespace psfsim::app {
 
@@ -32,6 +33,17 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--zernike", o.zernike,
                  "j,c: c waves RMS of Noll Zernike j >= 1, e.g. 4,0.1 (repeatable)")
       ->type_name("j,c");
+  run.add_option("--vary", o.vary,
+                 "Batch: one term stepped linearly, e.g. Z4,-1,1,21 (defocus through focus) or "
+                 "S2_0,0,2,5")
+      ->type_name("TERM,START,STOP,COUNT");
+  run.add_option("--random", o.random,
+                 "Batch: Noll terms JMIN..JMAX drawn from a normal distribution with an expected "
+                 "RMS wavefront of RMS waves, reproducible from SEED, e.g. 4-15,0.05,1000,1")
+      ->type_name("JMIN-JMAX,RMS,COUNT,SEED");
+  run.add_option("--frames", o.frames,
+                 "Batch: CSV table, a header naming the terms (Z4,S2_1,...) and one row per frame")
+      ->type_name("FILE");
   run.add_option("--obscuration", o.obscuration, "Central obscuration ratio in [0, 1)")
       ->type_name("E")
       ->capture_default_str();
@@ -50,6 +62,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--device", o.device, "GPU index for the cuda backend")
       ->type_name("D")
       ->capture_default_str();
+  run.add_option("--wisdom", o.wisdom,
+                 "FFTW wisdom file: read before planning, updated after (CPU backend)")
+      ->type_name("FILE");
+  run.add_flag("--quiet", o.quiet, "No progress bar");
 }
 
 RunSpec to_run_spec(const RunOptions& o) {
@@ -68,11 +84,20 @@ RunSpec to_run_spec(const RunOptions& o) {
   s.repeat = o.repeat;
   s.threads = o.threads;
   s.device = o.device;
+  s.quiet = o.quiet;
+  s.wisdom = o.wisdom;
   PhaseTerms terms;
   for (const auto& t : o.seidel) terms.seidel.push_back(parse_seidel(t, "--seidel"));
   for (const auto& t : o.zernike) terms.zernike.push_back(parse_zernike(t, "--zernike"));
-  s.frames = {terms};
-  validate(s);
+  s.fixed_terms = terms;
+  s.vary = o.vary;
+  s.random = o.random;
+  s.frames_file = o.frames;
+  validate(s);  // before expanding: it checks that at most one batch source is given
+  if (!o.vary.empty()) s.frames = expand(terms, parse_vary(o.vary));
+  else if (!o.random.empty()) s.frames = expand(terms, parse_random(o.random));
+  else if (!o.frames.empty()) s.frames = read_frames_csv(terms, o.frames);
+  else s.frames = {terms};
   return s;
 }
 

@@ -29,6 +29,11 @@ struct RunOptions {
   int repeat = 1;
   int threads = 0;
   int device = 0;
+  std::string vary;
+  std::string random;
+  std::string frames;
+  bool quiet = false;
+  std::string wisdom;
 };
 
 void add_run_options(CLI::App& run, RunOptions& options);

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "fftw_api.hpp"
+#include "fftw_wisdom.hpp"
 #include "intensity.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/memory_budget.hpp"
@@ -131,6 +132,7 @@ void FftwBackend<T>::make_plans() {
   const unsigned flags = plan_.measure_fft ? FFTW_MEASURE : FFTW_ESTIMATE;
 
   std::lock_guard lock(fftw_planner_mutex());
+  if (!plan_.fftw_wisdom.empty()) import_wisdom(plan_.fftw_wisdom);
   FftwApi<T>::plan_with_nthreads(fft_threads());
   // Row pass: only the N rows that hold the pupil (the pruned half of the 2D FFT).
   const fftw_iodim row_dim{m, 1, 1};
@@ -144,6 +146,7 @@ void FftwBackend<T>::make_plans() {
                                                    ws.field.data() + first_column_,
                                                    ws.spectrum.data(), flags));
   FftwApi<T>::plan_with_nthreads(1);
+  if (!plan_.fftw_wisdom.empty()) export_wisdom(plan_.fftw_wisdom);
   // FFTW_MEASURE scribbles on the arrays it plans with; the field's zero rows must be zero.
   std::fill(ws.field.data(), ws.field.data() + ws.field.size(), std::complex<T>{});
 }

@@ -41,16 +41,20 @@ std::string to_toml(const RunSpec& spec) {
   t << "samples = " << spec.samples << "\n";
   t << "padded-size = " << g.padded << "\n";
   t << "grid = " << quoted(std::string(to_string(spec.grid))) << "\n";
-  const PhaseTerms& first = spec.frames.front();
+  const PhaseTerms& first = spec.fixed_terms;
   // CLI11 rejects an empty array for an option, so absent terms are absent keys.
   if (!first.seidel.empty()) t << "seidel = " << toml_array(first.seidel) << "\n";
   if (!first.zernike.empty()) t << "zernike = " << toml_array(first.zernike) << "\n";
   t << "obscuration = " << number(spec.obscuration) << "\n";
   t << "normalize = " << quoted(std::string(to_string(spec.normalization))) << "\n";
+  if (!spec.vary.empty()) t << "vary = " << quoted(spec.vary) << "\n";
+  if (!spec.random.empty()) t << "random = " << quoted(spec.random) << "\n";
+  if (!spec.frames_file.empty()) t << "frames = " << quoted(spec.frames_file) << "\n";
   if (spec.crop) t << "crop = " << *spec.crop << "\n";
   t << "repeat = " << spec.repeat << "\n";
   t << "threads = " << spec.threads << "\n";
   t << "device = " << spec.device << "\n";
+  if (!spec.wisdom.empty()) t << "wisdom = " << quoted(spec.wisdom) << "\n";
   t << "output = " << quoted(spec.output.string()) << "\n";
   return t.str();
 }

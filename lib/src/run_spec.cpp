@@ -55,6 +55,9 @@ void validate(const RunSpec& spec) {
           "--threads " + std::to_string(spec.threads) + ": must be >= 1 (or 0 for all cores)");
   require(spec.device >= 0, "--device " + std::to_string(spec.device) + ": must be >= 0");
   require(!spec.frames.empty(), "no frames to compute");
+  require((spec.vary.empty() ? 0 : 1) + (spec.random.empty() ? 0 : 1) +
+                  (spec.frames_file.empty() ? 0 : 1) <= 1,
+          "--vary, --random and --frames: give at most one way to define the frames");
   require(!spec.output.empty(), "--output: an output file is required (-o FILE)");
   for (const auto& frame : spec.frames) {
     for (const auto& t : frame.seidel)
@@ -91,6 +94,7 @@ PsfPlan make_plan(const RunSpec& spec, int max_batch) {
   p.max_batch = max_batch;
   p.threads = spec.threads;
   p.device = spec.device;
+  p.fftw_wisdom = spec.wisdom;
   return p;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What a backend needs to know once, before any frame: everything frames of a batch share.
 #include <cstddef>
+#include <string>
 
 #include "psfsim/enums.hpp"
 
@@ -18,6 +19,7 @@ struct PsfPlan {
   int threads = 0;          // CPU threads; 0 means all cores
   int device = 0;           // GPU index
   bool measure_fft = true;  // CPU: FFTW_MEASURE planning (false: FFTW_ESTIMATE, for quick tests)
+  std::string fftw_wisdom;  // CPU: wisdom file to import before and export after planning
 
   [[nodiscard]] std::size_t frame_elements() const noexcept {
     return static_cast<std::size_t>(frame) * static_cast<std::size_t>(frame);

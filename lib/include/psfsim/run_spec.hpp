@@ -32,6 +32,13 @@ struct RunSpec {
   std::vector<PhaseTerms> frames{PhaseTerms{}};  // B >= 1
   std::filesystem::path output;
   bool force = false;
+  bool quiet = false;
+  std::string wisdom;  // FFTW wisdom file, read before planning and updated after
+  // How the frames were defined, as the user wrote it, for the effective configuration.
+  PhaseTerms fixed_terms;
+  std::string vary;
+  std::string random;
+  std::string frames_file;
 };
 
 // Derived sizes of a valid RunSpec.

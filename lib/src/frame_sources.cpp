@@ -1,0 +1,184 @@
+#include "psfsim/frame_sources.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <random>
+
+#include "parse_number.hpp"
+#include "psfsim/errors.hpp"
+
+namespace psfsim {
+namespace {
+
+std::vector<std::string_view> split(std::string_view text, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto at = text.find(sep, start);
+    out.push_back(detail::trim(text.substr(start, at == std::string_view::npos ? at : at - start)));
+    if (at == std::string_view::npos) return out;
+    start = at + 1;
+  }
+}
+
+[[noreturn]] void reject(std::string_view context, std::string_view why) {
+  throw InputError(std::string(context) + ": " + std::string(why));
+}
+
+long long integer_field(std::string_view field, std::string_view context, std::string_view name,
+                        long long lo, long long hi) {
+  const auto v = detail::parse_integer(field);
+  if (!v || *v < lo || *v > hi)
+    reject(context, std::string(name) + " must be an integer in [" + std::to_string(lo) + ", " +
+                        std::to_string(hi) + "], got '" + std::string(field) + "'");
+  return *v;
+}
+
+double number_field(std::string_view field, std::string_view context, std::string_view name) {
+  const auto v = detail::parse_finite_double(field);
+  if (!v) reject(context, std::string(name) + " must be a finite number, got '" +
+                              std::string(field) + "'");
+  if (std::fabs(*v) > 1e6) reject(context, std::string(name) + " exceeds 1e6 waves");
+  return *v;
+}
+
+// Standard normal draws from the raw 64-bit Mersenne Twister stream (fully specified by the
+// C++ standard), by Box-Muller: std::normal_distribution differs between libraries, and the
+// same seed must give the same frames everywhere.
+class PortableNormal {
+ public:
+  explicit PortableNormal(std::uint64_t seed) : engine_(seed) {}
+  double operator()() {
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
+    const double u1 = (static_cast<double>(engine_() >> 11) + 1.0) * 0x1.0p-53;  // (0, 1]
+    const double u2 = static_cast<double>(engine_() >> 11) * 0x1.0p-53;          // [0, 1)
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    spare_ = r * std::sin(2.0 * M_PI * u2);
+    has_spare_ = true;
+    return r * std::cos(2.0 * M_PI * u2);
+  }
+
+ private:
+  std::mt19937_64 engine_;
+  double spare_ = 0.0;
+  bool has_spare_ = false;
+};
+
+}  // namespace
+
+TermId parse_term_id(std::string_view name, std::string_view context) {
+  const std::string n(detail::trim(name));
+  TermId id;
+  if (n.size() >= 2 && (n[0] == 'Z' || n[0] == 'z')) {
+    id.zernike = true;
+    id.j = static_cast<int>(integer_field(std::string_view(n).substr(1), context,
+                                          "the Noll index of '" + n + "'", 1, 325));
+    return id;
+  }
+  if (n.size() >= 4 && (n[0] == 'S' || n[0] == 's')) {
+    const auto parts = split(std::string_view(n).substr(1), '_');
+    if (parts.size() == 2) {
+      id.zernike = false;
+      id.l = static_cast<int>(integer_field(parts[0], context, "l of '" + n + "'", 0,
+                                            max_seidel_power));
+      id.m = static_cast<int>(integer_field(parts[1], context, "m of '" + n + "'", 0, id.l));
+      return id;
+    }
+  }
+  reject(context, "unknown term '" + n + "' (expected Z<j> such as Z4, or S<l>_<m> such as S2_1)");
+}
+
+void set_term(PhaseTerms& terms, const TermId& id, double waves) {
+  if (id.zernike) {
+    std::erase_if(terms.zernike, [&](const ZernikeTerm& t) { return t.j == id.j; });
+    terms.zernike.push_back({id.j, waves});
+  } else {
+    std::erase_if(terms.seidel, [&](const SeidelTerm& t) { return t.l == id.l && t.m == id.m; });
+    terms.seidel.push_back({id.l, id.m, waves});
+  }
+}
+
+VarySpec parse_vary(std::string_view text) {
+  const std::string context = "--vary '" + std::string(text) + "'";
+  const auto f = split(text, ',');
+  if (f.size() != 4) reject(context, "expected TERM,START,STOP,COUNT (e.g. Z4,-0.5,0.5,11)");
+  VarySpec v;
+  v.term = parse_term_id(f[0], context);
+  v.start = number_field(f[1], context, "START");
+  v.stop = number_field(f[2], context, "STOP");
+  v.count = static_cast<int>(integer_field(f[3], context, "COUNT", 1, max_frames));
+  return v;
+}
+
+RandomSpec parse_random(std::string_view text) {
+  const std::string context = "--random '" + std::string(text) + "'";
+  const auto f = split(text, ',');
+  if (f.size() != 4) reject(context, "expected JMIN-JMAX,RMS,COUNT,SEED (e.g. 4-15,0.05,1000,1)");
+  const auto range = split(f[0], '-');
+  if (range.size() != 2) reject(context, "expected a Noll range JMIN-JMAX such as 4-15");
+  RandomSpec r;
+  r.j_min = static_cast<int>(integer_field(range[0], context, "JMIN", 1, 325));
+  r.j_max = static_cast<int>(integer_field(range[1], context, "JMAX", r.j_min, 325));
+  r.rms = number_field(f[1], context, "RMS");
+  if (r.rms < 0) reject(context, "RMS must be >= 0");
+  r.count = static_cast<int>(integer_field(f[2], context, "COUNT", 1, max_frames));
+  r.seed = static_cast<std::uint64_t>(
+      integer_field(f[3], context, "SEED", 0, std::numeric_limits<long long>::max()));
+  return r;
+}
+
+std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const VarySpec& v) {
+  std::vector<PhaseTerms> frames(v.count, fixed);
+  for (int i = 0; i < v.count; ++i) {
+    const double t = v.count == 1 ? 0.0 : static_cast<double>(i) / (v.count - 1);
+    const double value = i == v.count - 1 && v.count > 1 ? v.stop : v.start + (v.stop - v.start) * t;
+    set_term(frames[i], v.term, value);
+  }
+  return frames;
+}
+
+std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& r) {
+  PortableNormal normal(r.seed);
+  const double sigma = r.rms / std::sqrt(static_cast<double>(r.j_max - r.j_min + 1));
+  std::vector<PhaseTerms> frames(r.count, fixed);
+  for (auto& frame : frames)
+    for (int j = r.j_min; j <= r.j_max; ++j) set_term(frame, TermId{true, j, 0, 0}, sigma * normal());
+  return frames;
+}
+
+std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::filesystem::path& path) {
+  std::ifstream in(path);
+  const std::string name = "--frames " + path.string();
+  if (!in) reject(name, "cannot read the file");
+  std::string line;
+  int line_number = 0;
+  std::vector<TermId> columns;
+  std::vector<PhaseTerms> frames;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (detail::trim(line).empty() || detail::trim(line).front() == '#') continue;
+    const std::string where = name + ":" + std::to_string(line_number);
+    const auto fields = split(line, ',');
+    if (columns.empty()) {
+      for (const auto& f : fields) columns.push_back(parse_term_id(f, where));
+      continue;
+    }
+    if (fields.size() != columns.size())
+      reject(where, "has " + std::to_string(fields.size()) + " values, the header names " +
+                        std::to_string(columns.size()) + " terms");
+    PhaseTerms frame = fixed;
+    for (std::size_t c = 0; c < fields.size(); ++c)
+      set_term(frame, columns[c], number_field(fields[c], where, "column " + std::to_string(c + 1)));
+    frames.push_back(std::move(frame));
+    if (frames.size() > static_cast<std::size_t>(max_frames)) reject(where, "too many frames");
+  }
+  if (columns.empty()) reject(name, "no header line naming the terms (e.g. Z4,Z11)");
+  if (frames.empty()) reject(name, "no frames after the header");
+  return frames;
+}
+
+}  // namespace psfsim
