@@ -11,6 +11,7 @@
 #include "psfsim/errors.hpp"
 #include "run_command.hpp"
 #include "run_options.hpp"
+#include "sweep_command.hpp"
 
 namespace {
 
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
   // Config on the main app plus fallthrough() on the subcommands: `psfsim run -c f.toml`
   // then reads the [run] table (a config option on a subcommand is ignored by CLI11 2.1).
   std::string config_file;
-  app.set_config("-c,--config", "", "TOML config file; its [run] table holds run's options")
+  app.set_config("-c,--config", "", "TOML config file; its [run] and [sweep] tables hold those commands' options")
       ->type_name("FILE");
   app.allow_config_extras(CLI::config_extras_mode::error);
   app.require_subcommand(1);
@@ -46,6 +47,14 @@ int main(int argc, char** argv) {
       "zernike = [\"4,0.1\", \"11,0.05\"]); the command line overrides the file. Exit codes:\n"
       "0 success, 2 bad input, 3 runtime failure (backend, device, I/O).");
 
+  psfsim::app::SweepOptions sweep_options;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "Time the pipeline over pupil sizes, batches, backends and precisions");
+  sweep->fallthrough();
+  sweep->allow_config_extras(CLI::config_extras_mode::error);
+  psfsim::app::add_sweep_options(*sweep, sweep_options);
+  sweep->footer("Options can also be set in the [sweep] table of a config file (-c FILE).");
+
   CLI::App* info = app.add_subcommand(
       "info", "Version, backends compiled in, devices found, library versions");
   info->fallthrough();
@@ -60,7 +69,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::RequiredError& e) {
     if (app.get_subcommands().empty())
-      return fail(ExitCode::bad_input, "a command is required: run, info (see psfsim --help)");
+      return fail(ExitCode::bad_input, "a command is required: run, sweep or info (see psfsim --help)");
     return fail(ExitCode::bad_input, e.what());
   } catch (const CLI::ConfigError& e) {
     const std::string file = app.get_config_ptr()->as<std::string>();
@@ -75,6 +84,8 @@ int main(int argc, char** argv) {
     if (run->parsed()) {
       const psfsim::RunSpec spec = psfsim::app::to_run_spec(run_options);
       psfsim::app::execute_run(spec, psfsim::quote_command_line(argc, argv));
+    } else if (sweep->parsed()) {
+      psfsim::app::execute_sweep(sweep_options, psfsim::quote_command_line(argc, argv));
     } else if (info->parsed()) {
       psfsim::app::print_info();
     }

@@ -61,7 +61,9 @@ void execute_run(const RunSpec& spec, const std::string& command_line) {
   const std::size_t batch = spec.frames.size();
   const int degree = table_degree(spec.frames);
   PsfPlan plan = make_plan(spec, 1);
-  plan.max_batch = chunk_frames(batch, plan.frame_bytes());
+  plan.max_batch = spec.chunk_frames > 0
+                       ? static_cast<int>(std::min<std::size_t>(batch, spec.chunk_frames))
+                       : chunk_frames(batch, plan.frame_bytes());
   const std::unique_ptr<Backend> backend = entry.create(plan);
 
   TimingLog log;

@@ -65,6 +65,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--wisdom", o.wisdom,
                  "FFTW wisdom file: read before planning, updated after (CPU backend)")
       ->type_name("FILE");
+  run.add_option("--chunk-frames", o.chunk_frames,
+                 "Frames per compute call and per write (0: about 256 MiB of output)")
+      ->type_name("F")
+      ->capture_default_str();
   run.add_flag("--quiet", o.quiet, "No progress bar");
 }
 
@@ -86,6 +90,7 @@ RunSpec to_run_spec(const RunOptions& o) {
   s.device = o.device;
   s.quiet = o.quiet;
   s.wisdom = o.wisdom;
+  s.chunk_frames = o.chunk_frames;
   PhaseTerms terms;
   for (const auto& t : o.seidel) terms.seidel.push_back(parse_seidel(t, "--seidel"));
   for (const auto& t : o.zernike) terms.zernike.push_back(parse_zernike(t, "--zernike"));

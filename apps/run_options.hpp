@@ -34,6 +34,7 @@ struct RunOptions {
   std::string frames;
   bool quiet = false;
   std::string wisdom;
+  int chunk_frames = 0;
 };
 
 void add_run_options(CLI::App& run, RunOptions& options);

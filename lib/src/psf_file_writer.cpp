@@ -1,99 +1,26 @@
 #include "psfsim/psf_file_writer.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <ctime>
 #include <map>
 
-#include "hdf5_handles.hpp"
-#include "psfsim/build_config.hpp"
+#include "atomic_h5_file.hpp"
 #include "psfsim/errors.hpp"
 
 namespace psfsim {
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string utc_now_iso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
-fs::path folder_of(const fs::path& path) {
-  const fs::path parent = path.parent_path();
-  return parent.empty() ? fs::path(".") : parent;
-}
-
-fs::path temporary_name(const fs::path& path) {
-  return folder_of(path) /
-         ("." + path.filename().string() + ".partial-" + std::to_string(::getpid()));
-}
-
-}  // namespace
-
-void check_output_path(const fs::path& path, bool force) {
-  const std::string name = path.string();
-  if (path.empty()) throw InputError("--output: an output file is required (-o FILE)");
-  if (path.filename().empty() || fs::is_directory(path))
-    throw InputError("--output " + name + ": is a folder, not a file name");
-  const fs::path folder = folder_of(path);
-  std::error_code ec;
-  if (!fs::is_directory(folder, ec))
-    throw InputError("--output " + name + ": folder '" + folder.string() + "' does not exist");
-  if (::access(folder.c_str(), W_OK | X_OK) != 0)
-    throw InputError("--output " + name + ": folder '" + folder.string() + "' is not writable");
-  if (fs::exists(path, ec) && !force)
-    throw InputError("--output " + name + ": file exists (use --force to overwrite)");
-  // access() says yes to root on read-only mounts and pseudo file systems: try for real,
-  // before any computing, so an unwritable folder is bad input rather than a late failure.
-  const fs::path probe = temporary_name(path);
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
-  if (fd < 0)
-    throw InputError("--output " + name + ": cannot create files in folder '" + folder.string() +
-                     "': " + std::strerror(errno));
-  ::close(fd);
-  ::unlink(probe.c_str());
-}
-
 struct PsfFileWriter::Impl {
-  fs::path target;
-  fs::path temporary;
+  Impl(fs::path target, const PsfFileLayout& l)
+      : file(std::move(target), h5::Provenance{l.command_line, l.config_toml}), layout(l) {}
+  h5::AtomicFile file;
   PsfFileLayout layout;
-  h5::Handle file;
   h5::Handle psf;
-  bool committed = false;
 };
 
 PsfFileWriter::PsfFileWriter(fs::path path, const PsfFileLayout& layout)
-    : impl_(std::make_unique<Impl>()) {
-  h5::silence_library_errors();
+    : impl_(std::make_unique<Impl>(std::move(path), layout)) {
   Impl& d = *impl_;
-  d.target = std::move(path);
-  d.temporary = temporary_name(d.target);
-  d.layout = layout;
-  std::error_code ec;
-  fs::remove(d.temporary, ec);  // a leftover of a killed run with our pid
-  d.file = h5::Handle(H5Fcreate(d.temporary.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT),
-                      H5Fclose, "create " + d.temporary.string());
-
-  const hid_t root = d.file.get();
-  h5::set_attribute(root, "psfsim_version", std::string(PSFSIM_VERSION));
-  h5::set_attribute(root, "git_commit", std::string(PSFSIM_GIT_COMMIT));
-  h5::set_attribute(root, "created_utc", utc_now_iso8601());
-  h5::set_attribute(root, "command_line", layout.command_line);
-  h5::set_attribute(root, "config", layout.config_toml);
-
+  const hid_t root = d.file.root();
   const hsize_t k = static_cast<hsize_t>(layout.geometry.frame);
   const hsize_t dims[3] = {layout.frames, k, k};
   const std::size_t real = bytes_per_real(layout.precision);
@@ -121,14 +48,7 @@ PsfFileWriter::PsfFileWriter(fs::path path, const PsfFileLayout& layout)
   h5::set_attribute(psf, "crop", static_cast<long long>(g.frame));
 }
 
-PsfFileWriter::~PsfFileWriter() {
-  if (!impl_->committed) {
-    impl_->psf.reset();
-    impl_->file.reset();
-    std::error_code ec;
-    fs::remove(impl_->temporary, ec);
-  }
-}
+PsfFileWriter::~PsfFileWriter() { impl_->psf.reset(); }
 
 void PsfFileWriter::write_frames(std::size_t first, std::size_t count, const void* data) {
   const Impl& d = *impl_;
@@ -143,7 +63,7 @@ void PsfFileWriter::write_frames(std::size_t first, std::size_t count, const voi
   const hid_t type =
       d.layout.precision == Precision::single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   h5::check(H5Dwrite(d.psf.get(), type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
-            "write frames to " + d.target.string());
+            "write frames to " + d.file.target().string());
 }
 
 void PsfFileWriter::write_parameters(const std::vector<PhaseTerms>& frames) {
@@ -174,7 +94,7 @@ void PsfFileWriter::write_parameters(const std::vector<PhaseTerms>& frames) {
     }
   }
   const h5::Handle group(
-      H5Gcreate2(impl_->file.get(), "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Gcreate2(impl_->file.root(), "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
       H5Gclose, "create /parameters");
   h5::set_attribute(group.get(), "frames", static_cast<long long>(b));
   h5::set_attribute(group.get(), "units", std::string("waves"));
@@ -198,7 +118,7 @@ void PsfFileWriter::write_parameters(const std::vector<PhaseTerms>& frames) {
 
 void PsfFileWriter::write_timings(const TimingLog& log) {
   const h5::Handle group(
-      H5Gcreate2(impl_->file.get(), "timings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+      H5Gcreate2(impl_->file.root(), "timings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
       "create /timings");
   for (std::size_t s = 0; s < log.stages.size(); ++s)
     h5::write_vector(group.get(), log.stages[s], log.seconds[s]);
@@ -215,16 +135,8 @@ void PsfFileWriter::write_timings(const TimingLog& log) {
 }
 
 void PsfFileWriter::commit() {
-  Impl& d = *impl_;
-  d.psf.reset();
-  h5::check(H5Fflush(d.file.get(), H5F_SCOPE_GLOBAL), "flush " + d.temporary.string());
-  d.file.reset();
-  std::error_code ec;
-  fs::rename(d.temporary, d.target, ec);
-  if (ec)
-    throw RuntimeFailure("cannot rename " + d.temporary.string() + " to " + d.target.string() +
-                         ": " + ec.message());
-  d.committed = true;
+  impl_->psf.reset();
+  impl_->file.commit();
 }
 
 }  // namespace psfsim

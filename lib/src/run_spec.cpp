@@ -53,6 +53,8 @@ void validate(const RunSpec& spec) {
           "--repeat " + std::to_string(spec.repeat) + ": must be between 1 and 1000000");
   require(spec.threads >= 0 && spec.threads <= 4096,
           "--threads " + std::to_string(spec.threads) + ": must be >= 1 (or 0 for all cores)");
+  require(spec.chunk_frames >= 0 && spec.chunk_frames <= 1'000'000,
+          "--chunk-frames " + std::to_string(spec.chunk_frames) + ": must be between 0 and 1000000");
   require(spec.device >= 0, "--device " + std::to_string(spec.device) + ": must be >= 0");
   require(!spec.frames.empty(), "no frames to compute");
   require((spec.vary.empty() ? 0 : 1) + (spec.random.empty() ? 0 : 1) +

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "psfsim/enums.hpp"
+#include "psfsim/output_path.hpp"
 #include "psfsim/phase_terms.hpp"
 #include "psfsim/run_spec.hpp"
 #include "psfsim/timing_log.hpp"
@@ -27,8 +28,6 @@ struct PsfFileLayout {
   std::string config_toml;
 };
 
-// Throws InputError when `path` exists and !force, or its folder is missing or unwritable.
-void check_output_path(const std::filesystem::path& path, bool force);
 
 class PsfFileWriter {
  public:

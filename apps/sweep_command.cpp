@@ -1,0 +1,221 @@
+#include "sweep_command.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "psfsim/backend_registry.hpp"
+#include "psfsim/errors.hpp"
+#include "psfsim/output_path.hpp"
+#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/run_spec.hpp"
+#include "psfsim/sweep_file_writer.hpp"
+#include "psfsim/timing_log.hpp"
+
+namespace psfsim::app {
+namespace {
+
+constexpr double not_a_stage = std::numeric_limits<double>::quiet_NaN();
+
+// Untimed calls before the measured ones: plan upload, caches, page faults, GPU clocks.
+constexpr int warmup_calls = 3;
+
+template <typename T>
+std::string join(const std::vector<T>& values) {
+  std::ostringstream s;
+  for (std::size_t i = 0; i < values.size(); ++i) s << (i ? ", " : "") << values[i];
+  return s.str();
+}
+
+std::string quoted_list(const std::vector<std::string>& values) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", \"" : "\"") + values[i] + "\"";
+  return out + "]";
+}
+
+std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backends) {
+  std::ostringstream t;
+  t << "[sweep]\n";
+  t << "sizes = [" << join(o.sizes) << "]\n";
+  t << "pad-factor = " << o.pad_factor << "\n";
+  t << "backends = " << quoted_list(backends) << "\n";
+  t << "precisions = " << quoted_list(o.precisions) << "\n";
+  t << "batch = [" << join(o.batch) << "]\n";
+  t << "repeat = " << o.repeat << "\n";
+  if (o.crop) t << "crop = " << *o.crop << "\n";
+  t << "grid = \"" << o.grid << "\"\n";
+  if (!o.seidel.empty()) t << "seidel = " << quoted_list(o.seidel) << "\n";
+  if (!o.zernike.empty()) t << "zernike = " << quoted_list(o.zernike) << "\n";
+  t << "obscuration = " << o.obscuration << "\n";
+  t << "normalize = \"" << o.normalize << "\"\n";
+  t << "threads = " << o.threads << "\n";
+  t << "device = " << o.device << "\n";
+  t << "output = \"" << o.output << "\"\n";
+  return t.str();
+}
+
+double stage_median(const TimingLog& log, const std::string& name) {
+  for (std::size_t s = 0; s < log.stages.size(); ++s)
+    if (log.stages[s] == name) return median(log.seconds[s]);
+  return not_a_stage;
+}
+
+void print_header() {
+  std::printf("%-6s %-6s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n",
+              "backend", "prec", "N", "M", "B", "K", "pupil", "fft", "intensity", "transfer",
+              "total", "min", "max", "PSFs/s");
+  std::printf("%-6s %-6s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n", "", "",
+              "", "", "", "", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "");
+}
+
+void print_row(const SweepRow& r) {
+  const auto us = [](double s) { return std::isnan(s) ? std::string("-") : std::to_string(s * 1e6).substr(0, std::to_string(s * 1e6).find('.') + 2); };
+  std::printf("%-7s %-6s %6d %6d %6d %6d | %10s %10s %10s %10s | %10s %10s %10s | %12.0f\n",
+              r.backend.c_str(), r.precision.c_str(), r.samples, r.padded_size, r.batch, r.crop,
+              us(r.pupil).c_str(), us(r.fft).c_str(), us(r.intensity).c_str(),
+              us(r.transfer).c_str(), us(r.total_median).c_str(), us(r.total_min).c_str(),
+              us(r.total_max).c_str(), r.psfs_per_second);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
+  sweep.add_option("-o,--output", o.output, "HDF5 file for the /sweep table")->type_name("FILE");
+  sweep.add_flag("--force", o.force, "Overwrite an existing output file");
+  sweep.add_option("--sizes", o.sizes, "Pupil sizes N, comma-separated")
+      ->delimiter(',')
+      ->type_name("N,...")
+      ->capture_default_str();
+  sweep.add_option("--pad-factor", o.pad_factor, "Q >= 1: M = round(Q*N)")
+      ->type_name("Q")
+      ->capture_default_str();
+  sweep.add_option("--backends", o.backends,
+                   "Backends to time (default: every one compiled in); unusable ones are "
+                   "reported and skipped")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->type_name("cpu,cuda");
+  sweep.add_option("--precisions", o.precisions, "single, double or both")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"single", "double"}))
+      ->type_name("P,...")
+      ->capture_default_str();
+  sweep.add_option("--batch", o.batch, "Frames per compute, comma-separated")
+      ->delimiter(',')
+      ->type_name("B,...")
+      ->capture_default_str();
+  sweep.add_option("--repeat", o.repeat, "Timed computes per combination (after warm-up)")
+      ->type_name("R")
+      ->capture_default_str();
+  sweep.add_option("--crop", o.crop, "Keep the central K x K (where K <= M)")->type_name("K");
+  sweep.add_option("--grid", o.grid, "centered or linspace")
+      ->check(CLI::IsMember({"centered", "linspace"}))
+      ->capture_default_str();
+  sweep.add_option("--seidel", o.seidel, "l,m,W (repeatable; default 2,1,1: one wave of rho^2 cos)")
+      ->type_name("l,m,W");
+  sweep.add_option("--zernike", o.zernike, "j,c (repeatable)")->type_name("j,c");
+  sweep.add_option("--obscuration", o.obscuration, "Central obscuration ratio in [0, 1)")
+      ->type_name("E")
+      ->capture_default_str();
+  sweep.add_option("--normalize", o.normalize, "none, peak or sum")
+      ->check(CLI::IsMember({"none", "peak", "sum"}))
+      ->capture_default_str();
+  sweep.add_option("--threads", o.threads, "CPU threads (0: all cores)")
+      ->type_name("T")
+      ->capture_default_str();
+  sweep.add_option("--device", o.device, "GPU index")->type_name("D")->capture_default_str();
+  sweep.add_option("--wisdom", o.wisdom, "FFTW wisdom file (CPU backend)")->type_name("FILE");
+  sweep.add_flag("--quiet", o.quiet, "Print only the table");
+}
+
+void execute_sweep(const SweepOptions& o, const std::string& command_line) {
+  // Validate everything through the run rules before timing anything.
+  if (o.sizes.empty() || o.batch.empty() || o.precisions.empty())
+    throw InputError("--sizes, --batch, --precisions: each needs at least one value");
+  if (o.repeat < 1 || o.repeat > 1'000'000)
+    throw InputError("--repeat " + std::to_string(o.repeat) + ": must be between 1 and 1000000");
+  for (int b : o.batch)
+    if (b < 1 || b > 1'000'000)
+      throw InputError("--batch " + std::to_string(b) + ": must be between 1 and 1000000");
+  PhaseTerms terms;
+  for (const auto& t : o.seidel) terms.seidel.push_back(parse_seidel(t, "--seidel"));
+  for (const auto& t : o.zernike) terms.zernike.push_back(parse_zernike(t, "--zernike"));
+  if (o.seidel.empty() && o.zernike.empty()) terms.seidel.push_back({2, 1, 1.0});
+  std::vector<RunSpec> specs;
+  for (int n : o.sizes) {
+    RunSpec s;
+    s.samples = n;
+    s.pad_factor = o.pad_factor;
+    s.grid = *parse_grid(o.grid);
+    s.normalization = *parse_normalization(o.normalize);
+    s.obscuration = o.obscuration;
+    s.threads = o.threads;
+    s.device = o.device;
+    s.wisdom = o.wisdom;
+    s.output = o.output;
+    s.frames = {terms};
+    validate(s);
+    s.crop = o.crop && *o.crop <= geometry(s).padded ? o.crop : std::nullopt;
+    if (o.crop && *o.crop < 1) throw InputError("--crop " + std::to_string(*o.crop) + ": must be >= 1");
+    specs.push_back(s);
+  }
+  check_output_path(o.output, o.force);
+
+  std::vector<std::string> backends = o.backends;
+  if (backends.empty()) backends = builtin_backends().names();
+  std::vector<SweepRow> rows;
+  if (!o.quiet) print_header();
+  for (const auto& name : backends) {
+    const BackendEntry* entry = builtin_backends().find(name);
+    const std::string why = entry == nullptr ? "not compiled into this psfsim"
+                                             : entry->unusable_reason();
+    if (!why.empty()) {
+      std::fprintf(stderr, "psfsim: sweep: skipping backend %s: %s\n", name.c_str(), why.c_str());
+      continue;
+    }
+    for (const auto& precision_name : o.precisions)
+      for (RunSpec spec : specs)
+        for (int b : o.batch) {
+          spec.precision = *parse_precision(precision_name);
+          const Geometry g = geometry(spec);
+          PsfPlan plan = make_plan(spec, b);
+          std::unique_ptr<Backend> backend;
+          try {
+            backend = entry->create(plan);
+          } catch (const InputError& e) {  // too large for this machine: report, go on
+            std::fprintf(stderr, "psfsim: sweep: skipping %s %s N=%d B=%d: %s\n", name.c_str(),
+                         precision_name.c_str(), g.samples, b, e.what());
+            continue;
+          }
+          const std::vector<PhasePolynomial> phases(b, compile_phase(terms));
+          for (int w = 0; w < warmup_calls; ++w) (void)backend->compute(phases);
+          TimingLog log;
+          for (int r = 0; r < o.repeat; ++r) log.record(backend->compute(phases).times, true);
+          SweepRow row;
+          row.backend = name;
+          row.precision = precision_name;
+          row.samples = g.samples;
+          row.padded_size = g.padded;
+          row.batch = b;
+          row.crop = g.frame;
+          row.repeats = o.repeat;
+          row.pupil = stage_median(log, "pupil");
+          row.fft = stage_median(log, "fft");
+          row.intensity = stage_median(log, "intensity");
+          row.transfer = stage_median(log, "transfer");
+          row.total_median = median(log.total);
+          row.total_min = *std::min_element(log.total.begin(), log.total.end());
+          row.total_max = *std::max_element(log.total.begin(), log.total.end());
+          row.psfs_per_second = b / row.total_median;
+          rows.push_back(row);
+          if (!o.quiet) print_row(row);
+        }
+  }
+  write_sweep_file(o.output, rows, command_line, to_toml(o, backends));
+  if (!o.quiet) std::printf("psfsim: wrote %s: %zu rows\n", o.output.c_str(), rows.size());
+}
+
+}  // namespace psfsim::app

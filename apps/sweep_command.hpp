@@ -1,0 +1,35 @@
+#pragma once
+// `psfsim sweep`: time the pipeline over pupil sizes, batches, backends and precisions.
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace psfsim::app {
+
+struct SweepOptions {
+  std::string output;
+  bool force = false;
+  std::vector<int> sizes{64, 128, 256, 512, 1024, 2048};
+  double pad_factor = 2.0;
+  std::vector<std::string> backends;  // empty: every compiled backend
+  std::vector<std::string> precisions{"single"};
+  std::vector<int> batch{1};
+  int repeat = 20;
+  std::optional<int> crop;
+  std::string grid = "centered";
+  std::vector<std::string> seidel;
+  std::vector<std::string> zernike;
+  double obscuration = 0.0;
+  std::string normalize = "peak";
+  int threads = 0;
+  int device = 0;
+  std::string wisdom;
+  bool quiet = false;
+};
+
+void add_sweep_options(CLI::App& sweep, SweepOptions& options);
+void execute_sweep(const SweepOptions& options, const std::string& command_line);
+
+}  // namespace psfsim::app

@@ -1,0 +1,32 @@
+#pragma once
+// The /sweep table of SPEC §3: one row per (backend, precision, samples, padded_size, batch).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace psfsim {
+
+struct SweepRow {
+  std::string backend;
+  std::string precision;
+  int samples = 0;
+  int padded_size = 0;
+  int batch = 0;
+  int crop = 0;  // K; the padded size when not cropped
+  int repeats = 0;
+  // Median seconds per stage; NaN where the backend has no such stage.
+  double pupil = 0.0;
+  double fft = 0.0;
+  double intensity = 0.0;
+  double transfer = 0.0;
+  double total_median = 0.0;
+  double total_min = 0.0;
+  double total_max = 0.0;
+  double psfs_per_second = 0.0;
+};
+
+// Written under a temporary name and renamed when complete, like every psfsim file.
+void write_sweep_file(const std::filesystem::path& path, const std::vector<SweepRow>& rows,
+                      const std::string& command_line, const std::string& config_toml);
+
+}  // namespace psfsim

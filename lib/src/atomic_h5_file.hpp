@@ -1,0 +1,38 @@
+#pragma once
+// An HDF5 file that appears at its path only when complete: created as .NAME.partial-PID in
+// the same folder (so the rename is atomic), renamed by commit(), removed if never committed.
+// Root attributes common to every psfsim file are written on creation.
+#include <filesystem>
+#include <string>
+
+#include "hdf5_handles.hpp"
+
+namespace psfsim::h5 {
+
+struct Provenance {
+  std::string command_line;
+  std::string config_toml;
+};
+
+class AtomicFile {
+ public:
+  AtomicFile(std::filesystem::path target, const Provenance& provenance);
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  ~AtomicFile();
+
+  [[nodiscard]] hid_t root() const noexcept { return file_.get(); }
+  [[nodiscard]] const std::filesystem::path& target() const noexcept { return target_; }
+  // Every dataset and group handle must be closed before this.
+  void commit();
+
+ private:
+  std::filesystem::path target_;
+  std::filesystem::path temporary_;
+  Handle file_;
+  bool committed_ = false;
+};
+
+[[nodiscard]] std::filesystem::path temporary_name(const std::filesystem::path& target);
+
+}  // namespace psfsim::h5
