@@ -60,6 +60,9 @@ std::vector<BadInput> bad_inputs() {
   const std::string unknown_key = write_text(d + "/unknown-key.toml", "[run]\nsampels = 64\n");
   const std::string wrong_type = write_text(d + "/wrong-type.toml", "[run]\nsamples = \"many\"\n");
   const std::string bad_choice = write_text(d + "/bad-choice.toml", "[run]\ngrid = \"square\"\n");
+  const std::string short_row = write_text(d + "/short-row.csv", "Z4,Z11\n0.1,0.2\n0.3\n");
+  const std::string bad_term = write_text(d + "/bad-term.csv", "Z4,W7\n0.1,0.2\n");
+  const std::string bad_number = write_text(d + "/bad-number.csv", "Z4\n0.1\nlots\n");
   return {
       {"unknown_option", "run --bogus 3", "--bogus"},
       {"wrong_type", "run --samples abc", "--samples"},
@@ -89,6 +92,17 @@ std::vector<BadInput> bad_inputs() {
       {"output_folder_missing", "run -o " + d + "/no/such/folder/out.h5", "does not exist"},
       {"output_folder_unwritable", "run -o /proc/psfsim-out.h5", "/proc"},
       {"no_command", "", "command"},
+      {"csv_missing_column", "run --frames " + short_row, "short-row.csv:3"},
+      {"csv_unknown_term", "run --frames " + bad_term, "bad-term.csv:1"},
+      {"csv_not_a_number", "run --frames " + bad_number, "bad-number.csv:3"},
+      {"csv_missing_file", "run --frames " + d + "/none.csv", "none.csv"},
+      {"vary_malformed", "run --vary Z4,0,1", "--vary"},
+      {"random_malformed", "run --random 4-15,0.1,10", "--random"},
+      {"two_batch_sources", "run --vary Z4,0,1,3 --random 4-5,0.1,3,1", "at most one"},
+      {"chunk_negative", "run --chunk-frames -1", "--chunk-frames"},
+      {"sweep_bad_size", "sweep --sizes 64,1", "--samples 1"},
+      {"sweep_bad_batch", "sweep --sizes 16 --batch 0", "--batch"},
+      {"sweep_unknown_backend", "sweep --backends gpu", "--backends"},
   };
 }
 

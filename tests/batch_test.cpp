@@ -1,0 +1,124 @@
+// Batches: the same frames as single runs, reproducible random draws, and the frame sources'
+// parsing rules.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "psfsim/errors.hpp"
+#include "psfsim/frame_sources.hpp"
+#include "test_support.hpp"
+
+namespace psfsim::test {
+namespace {
+
+class BatchMatchesSingles : public ::testing::TestWithParam<std::tuple<std::string, Precision>> {
+ protected:
+  void SetUp() override {
+    if (const std::string why = skip_reason(std::get<0>(GetParam())); !why.empty())
+      GTEST_SKIP() << std::get<0>(GetParam()) << " backend: " << why;
+  }
+};
+
+TEST_P(BatchMatchesSingles, EveryFrameEqualsItsOwnSingleRun) {
+  const auto [backend, precision] = GetParam();
+  Case c;
+  c.samples = 48;
+  c.padded = 111;  // odd M
+  c.crop = 40;
+  c.normalization = Normalization::sum;
+  const auto frames = expand(PhaseTerms{{{2, 1, 0.3}}, {}}, parse_random("4-11,0.2,7,3"));
+  const auto batch = compute_frames(backend, c, frames, precision);
+  ASSERT_EQ(batch.size(), frames.size());
+  const double tolerance = precision == Precision::single ? 1e-6 : 1e-14;
+  for (std::size_t f = 0; f < frames.size(); ++f) {
+    const auto single = compute_frames(backend, c, {frames[f]}, precision).front();
+    EXPECT_LT(relative_l2(batch[f], single), tolerance) << "frame " << f;
+  }
+  // Frames really differ, so a batch repeating frame 0 would fail above.
+  EXPECT_GT(relative_l2(batch[1], batch[0]), 1e-3);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, BatchMatchesSingles,
+                         ::testing::Combine(::testing::Values("cpu", "cuda"),
+                                            ::testing::Values(Precision::single,
+                                                              Precision::double_)));
+
+TEST(FrameSources, VaryStepsLinearlyAndReplacesTheFixedValue) {
+  const auto frames = expand(PhaseTerms{{}, {{4, 9.0}, {11, 0.05}}}, parse_vary("Z4,-1,1,5"));
+  ASSERT_EQ(frames.size(), 5u);
+  const double expected[] = {-1.0, -0.5, 0.0, 0.5, 1.0};
+  for (int i = 0; i < 5; ++i) {
+    double z4 = NAN, z11 = NAN;
+    for (const auto& t : frames[i].zernike) (t.j == 4 ? z4 : z11) = t.waves;
+    EXPECT_DOUBLE_EQ(z4, expected[i]);
+    EXPECT_DOUBLE_EQ(z11, 0.05);
+    EXPECT_EQ(frames[i].zernike.size(), 2u);
+  }
+  const auto seidel = expand(PhaseTerms{}, parse_vary("S2_0,0,2,3"));
+  EXPECT_DOUBLE_EQ(seidel[2].seidel.at(0).waves, 2.0);
+  EXPECT_EQ(seidel[2].seidel.at(0).l, 2);
+}
+
+TEST(FrameSources, RandomIsReproducibleFromItsSeedAndHasTheRequestedRms) {
+  const auto a = expand(PhaseTerms{}, parse_random("4-15,0.1,4000,42"));
+  const auto b = expand(PhaseTerms{}, parse_random("4-15,0.1,4000,42"));
+  const auto c = expand(PhaseTerms{}, parse_random("4-15,0.1,4000,43"));
+  double sum_squares = 0.0;
+  bool all_equal = true, any_differs = false;
+  for (std::size_t f = 0; f < a.size(); ++f) {
+    ASSERT_EQ(a[f].zernike.size(), 12u);
+    for (std::size_t t = 0; t < 12; ++t) {
+      all_equal &= a[f].zernike[t].waves == b[f].zernike[t].waves;
+      any_differs |= a[f].zernike[t].waves != c[f].zernike[t].waves;
+      sum_squares += a[f].zernike[t].waves * a[f].zernike[t].waves;
+    }
+  }
+  EXPECT_TRUE(all_equal);
+  EXPECT_TRUE(any_differs);
+  // Noll terms are orthonormal, so the wavefront RMS^2 of a frame is the sum of c_j^2.
+  EXPECT_NEAR(std::sqrt(sum_squares / a.size()), 0.1, 0.003);
+}
+
+TEST(FrameSources, RejectsMalformedSpecifications) {
+  for (const char* bad : {"Z4,0,1", "Z0,0,1,3", "Q4,0,1,3", "Z4,0,x,3", "Z4,0,1,0", "S2_3,0,1,2",
+                          "Z4,nan,1,3"})
+    EXPECT_THROW((void)parse_vary(bad), InputError) << bad;
+  for (const char* bad : {"4-15,0.1,10", "15-4,0.1,10,1", "4-15,-1,10,1", "4,0.1,10,1",
+                          "4-15,0.1,0,1", "4-15,0.1,10,-1"})
+    EXPECT_THROW((void)parse_random(bad), InputError) << bad;
+}
+
+std::string name_line(const std::string& name, int line) {
+  return name + ".csv:" + std::to_string(line);
+}
+
+TEST(FrameSources, CsvErrorsNameTheFileAndLine) {
+  const std::string dir = temp_dir();
+  const auto expect_error = [&](const std::string& name, const std::string& text,
+                                const std::string& mention) {
+    const std::string path = dir + "/" + name + ".csv";
+    std::ofstream(path) << text;
+    try {
+      (void)read_frames_csv(PhaseTerms{}, path);
+      ADD_FAILURE() << name << ": accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(mention), std::string::npos) << e.what();
+    }
+  };
+  expect_error("missing_column", "Z4,Z11\n0.1,0.2\n0.3\n", name_line("missing_column", 3));
+  expect_error("unknown_term", "Z4,X9\n0.1,0.2\n", name_line("unknown_term", 1));
+  expect_error("not_a_number", "Z4,S2_1\n0.1,0.2\n# comment\n0.1,abc\n",
+               name_line("not_a_number", 4));
+  expect_error("empty", "", "no header");
+  const std::string ok = dir + "/ok.csv";
+  std::ofstream(ok) << "Z4, S2_1\n0.1, 0.2\n\n-0.1, 0.4\r\n";
+  const auto frames = read_frames_csv(PhaseTerms{{}, {{11, 0.05}}}, ok);
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[1].zernike.size(), 2u);
+  EXPECT_DOUBLE_EQ(frames[1].seidel.at(0).waves, 0.4);
+}
+
+}  // namespace
+}  // namespace psfsim::test
