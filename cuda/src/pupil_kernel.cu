@@ -1,0 +1,239 @@
+#include <algorithm>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "pupil_kernel.hpp"
+
+namespace psfsim::cuda {
+namespace {
+
+constexpr int warp_lanes = 32;
+constexpr int warps_per_block = 8;
+constexpr int block_threads = warp_lanes * warps_per_block;
+// Two blocks per multiprocessor of an H200: measured best for one large frame and for
+// 1024 small ones alike.
+constexpr int target_blocks = 264;
+// Strides (degree + 1) up to this get a kernel with the row polynomials in registers.
+constexpr int max_unrolled_stride = 9;
+
+__device__ inline void unit_phasor(double turns, float2& out) {
+  // Reduce to a fraction of a wave in double so that float only sees |angle| <= pi.
+  const double fraction = turns - rint(turns);
+  sincospif(static_cast<float>(2.0 * fraction), &out.y, &out.x);
+}
+
+__device__ inline void unit_phasor(double turns, double2& out) {
+  sincospi(2.0 * (turns - rint(turns)), &out.y, &out.x);
+}
+
+__device__ inline double horner(const double* coeffs, int stride, double t) {
+  double v = coeffs[stride - 1];
+  for (int k = stride - 2; k >= 0; --k) v = fma(v, t, coeffs[k]);
+  return v;
+}
+
+// Horner's rule on a row polynomial: in registers for a compile-time stride, else from
+// shared memory.
+template <int kStride>
+struct RowPolynomial {
+  double c[kStride];
+  __device__ void load(const double* from) {
+#pragma unroll
+    for (int k = 0; k < kStride; ++k) c[k] = from[k];
+  }
+  __device__ double operator()(double t) const {
+    double v = c[kStride - 1];
+#pragma unroll
+    for (int k = kStride - 2; k >= 0; --k) v = fma(v, t, c[k]);
+    return v;
+  }
+};
+template <>
+struct RowPolynomial<0> {
+  const double* c;
+  int stride;
+  __device__ void load(const double* from) { c = from; }
+  __device__ double operator()(double t) const { return horner(c, stride, t); }
+};
+
+struct DeviceTables {
+  __device__ const double* frame(const PhaseTables& p, int f) const {
+    return p.coefficients + static_cast<long long>(f) * p.doubles_per_frame();
+  }
+};
+struct ParameterTables {
+  InlineTables tables;
+  __device__ const double* frame(const PhaseTables& p, int f) const {
+    return tables.values + f * p.doubles_per_frame();
+  }
+};
+
+// A block copies its frame's tables to shared memory, then each warp takes rows in turn:
+// the lanes collapse the tables for the row's y to polynomials in x (row[a] = sum_b
+// t[a][b] y^b), then each lane builds samples of the row, one Horner pass in x per table.
+template <typename Real, int kStride, typename Source>
+__global__ void __launch_bounds__(block_threads)
+    build_pupil_kernel(DeviceComplex<Real>* __restrict__ pupil, PupilShape shape, PhaseTables phase,
+                       PupilTiling tiling, Source source) {
+  extern __shared__ double shared[];
+  const int n = shape.samples;
+  const int chunk = blockIdx.x % tiling.column_chunks;
+  const int rest = blockIdx.x / tiling.column_chunks;
+  const int frame = rest / tiling.row_groups;
+  const int first_row = (rest - frame * tiling.row_groups) * tiling.rows_per_block;
+  const int warp = threadIdx.x / warp_lanes;
+  const int lane = threadIdx.x % warp_lanes;
+
+  const int stride = kStride > 0 ? kStride : phase.degree + 1;
+  const int per_frame = phase.doubles_per_frame();
+  const int collapsed = (phase.with_rho ? 2 : 1) * stride;
+  double* tables = shared;
+  double* row = shared + per_frame + warp * collapsed;
+
+  const double* from = source.frame(phase, frame);
+  for (int i = threadIdx.x; i < per_frame; i += block_threads) tables[i] = from[i];
+  __syncthreads();
+
+  const long long padded = shape.padded;
+  const double* col_shift = shape.shift_waves + shape.offset;
+  const int first_col = chunk * tiling.chunk_width;
+  const int end_col = min(n, first_col + tiling.chunk_width);
+  const int end_row = min(n, first_row + tiling.rows_per_block);
+  for (int r = first_row + warp; r < end_row; r += warps_per_block) {
+    const double y = shape.coordinate[r];
+    for (int k = lane; k < collapsed; k += warp_lanes) {
+      const int table = k / stride;
+      const int a = k - table * stride;
+      row[k] = horner(tables + (table * stride + a) * stride, stride, y);
+    }
+    __syncwarp();
+    RowPolynomial<kStride> plain;
+    RowPolynomial<kStride> with_rho;
+    if constexpr (kStride == 0) plain.stride = with_rho.stride = stride;
+    plain.load(row);
+    if (phase.with_rho) with_rho.load(row + stride);
+    if constexpr (kStride > 0) __syncwarp();  // in registers now: the buffer is free again
+
+    const double row_shift = shape.shift_waves[shape.offset + r];
+    DeviceComplex<Real>* out = pupil + (frame * padded + shape.offset + r) * padded + shape.offset;
+    for (int c = first_col + lane; c < end_col; c += warp_lanes) {
+      DeviceComplex<Real> value{Real(0), Real(0)};
+      const double x = shape.coordinate[c];
+      const double rho = pupil::radius(x, y);
+      if (pupil::inside_aperture(rho, shape.obscuration)) {
+        double w = plain(x);
+        if (phase.with_rho) w += rho * with_rho(x);
+        unit_phasor(w + row_shift + col_shift[c], value);
+      }
+      out[c] = value;
+    }
+    if constexpr (kStride == 0) __syncwarp();  // read from the buffer until here
+  }
+}
+
+std::size_t shared_bytes(const PhaseTables& phase) {
+  const int collapsed = (phase.with_rho ? 2 : 1) * (phase.degree + 1);
+  return sizeof(double) * (phase.doubles_per_frame() + warps_per_block * collapsed);
+}
+
+// The kernel for a stride: unrolled up to max_unrolled_stride, generic beyond.
+template <typename Real, typename Source, int kStride = 1>
+const void* kernel_for(int stride) {
+  if constexpr (kStride > max_unrolled_stride) {
+    return reinterpret_cast<const void*>(&build_pupil_kernel<Real, 0, Source>);
+  } else {
+    if (stride == kStride)
+      return reinterpret_cast<const void*>(&build_pupil_kernel<Real, kStride, Source>);
+    return kernel_for<Real, Source, kStride + 1>(stride);
+  }
+}
+
+template <typename Real, typename Source>
+void launch(DeviceComplex<Real>* pupil, const PupilShape& shape, const PhaseTables& phase,
+            const Source& source, cudaStream_t stream) {
+  PupilTiling tiling = PupilTiling::for_batch(shape.samples, phase.frames);
+  void* args[] = {&pupil, const_cast<PupilShape*>(&shape), const_cast<PhaseTables*>(&phase),
+                  &tiling, const_cast<Source*>(&source)};
+  PSFSIM_CUDA_CHECK(cudaLaunchKernel(kernel_for<Real, Source>(phase.degree + 1),
+                                     dim3(static_cast<unsigned>(tiling.blocks(phase.frames))),
+                                     dim3(block_threads), args, shared_bytes(phase), stream));
+  PSFSIM_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+PupilTiling PupilTiling::for_batch(int samples, int frames) {
+  PupilTiling t;
+  // Rows: as many per block as keeps about target_blocks blocks, at least one per warp.
+  const int warp_rows = (samples + warps_per_block - 1) / warps_per_block;
+  const long long min_blocks = static_cast<long long>(frames) * warp_rows;
+  const long long rows_per_warp = std::clamp<long long>(min_blocks / target_blocks, 1, warp_rows);
+  t.rows_per_block = static_cast<int>(rows_per_warp) * warps_per_block;
+  t.row_groups = (samples + t.rows_per_block - 1) / t.rows_per_block;
+  // Columns: split only when the rows alone leave the device short of blocks.
+  const long long row_blocks = static_cast<long long>(frames) * t.row_groups;
+  const long long wanted = (target_blocks + row_blocks - 1) / row_blocks;
+  const int most = (samples + warp_lanes - 1) / warp_lanes;
+  const int chunks = static_cast<int>(std::clamp<long long>(wanted, 1, most));
+  t.chunk_width = ((samples + chunks - 1) / chunks + warp_lanes - 1) / warp_lanes * warp_lanes;
+  t.column_chunks = (samples + t.chunk_width - 1) / t.chunk_width;
+  return t;
+}
+
+template <typename Real>
+void launch_build_pupil(DeviceComplex<Real>* pupil, const PupilShape& shape,
+                        const PhaseTables& phase, const InlineTables* inline_tables,
+                        cudaStream_t stream) {
+  if (inline_tables != nullptr)
+    launch<Real>(pupil, shape, phase, ParameterTables{*inline_tables}, stream);
+  else
+    launch<Real>(pupil, shape, phase, DeviceTables{}, stream);
+}
+
+template <typename Real>
+cudaGraphNode_t find_inline_pupil_node(cudaGraph_t graph, const PhaseTables& phase) {
+  const void* wanted = kernel_for<Real, ParameterTables>(phase.degree + 1);
+  std::size_t count = 0;
+  PSFSIM_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  PSFSIM_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type{};
+    PSFSIM_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+    if (type != cudaGraphNodeTypeKernel) continue;
+    cudaKernelNodeParams params{};
+    PSFSIM_CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &params));
+    if (params.func == wanted) return node;
+  }
+  return nullptr;
+}
+
+template <typename Real>
+void set_inline_tables(cudaGraphExec_t exec, cudaGraphNode_t node, DeviceComplex<Real>* pupil,
+                       const PupilShape& shape, const PhaseTables& phase,
+                       const InlineTables& tables) {
+  PupilTiling tiling = PupilTiling::for_batch(shape.samples, phase.frames);
+  ParameterTables source{tables};
+  void* args[] = {&pupil, const_cast<PupilShape*>(&shape), const_cast<PhaseTables*>(&phase),
+                  &tiling, &source};
+  cudaKernelNodeParams params{};
+  params.func = const_cast<void*>(kernel_for<Real, ParameterTables>(phase.degree + 1));
+  params.gridDim = dim3(static_cast<unsigned>(tiling.blocks(phase.frames)));
+  params.blockDim = dim3(block_threads);
+  params.sharedMemBytes = static_cast<unsigned>(shared_bytes(phase));
+  params.kernelParams = args;
+  PSFSIM_CUDA_CHECK(cudaGraphExecKernelNodeSetParams(exec, node, &params));
+}
+
+#define PSFSIM_INSTANTIATE(Real)                                                                 \
+  template void launch_build_pupil<Real>(DeviceComplex<Real>*, const PupilShape&,                \
+                                         const PhaseTables&, const InlineTables*, cudaStream_t); \
+  template cudaGraphNode_t find_inline_pupil_node<Real>(cudaGraph_t, const PhaseTables&);        \
+  template void set_inline_tables<Real>(cudaGraphExec_t, cudaGraphNode_t, DeviceComplex<Real>*,  \
+                                        const PupilShape&, const PhaseTables&,                   \
+                                        const InlineTables&);
+PSFSIM_INSTANTIATE(float)
+PSFSIM_INSTANTIATE(double)
+#undef PSFSIM_INSTANTIATE
+
+}  // namespace psfsim::cuda

@@ -1,0 +1,77 @@
+#pragma once
+// Kernel 1: the pupil of every frame of a batch, written straight into the FFT input.
+#include <cuda_runtime_api.h>
+
+#include "device_complex.hpp"
+#include "psfsim/pupil_math.hpp"  // PSFSIM_HD
+
+namespace psfsim::cuda {
+
+// Highest phase polynomial degree the kernel accepts: a frame's tables and each warp's
+// collapsed row live in shared memory (32 KB at this degree). psfsim's terms stop at 24.
+inline constexpr int max_phase_degree = 40;
+
+// The grid as tables made on the host with pupil_math.hpp: bit-identical to what the device
+// would compute, and a division per sample cheaper.
+struct PupilShape {
+  int samples = 0;  // N
+  int padded = 0;   // M
+  int offset = 0;   // pad_offset(N, M)
+  double obscuration = 0.0;
+  const double* coordinate = nullptr;   // device: coordinate(i, N, grid) for i in [0, N)
+  const double* shift_waves = nullptr;  // device: shift_waves(n, M) for n in [0, M)
+};
+
+// Per frame, (degree+1)^2 doubles of the plain table, then as many of the rho table when
+// `with_rho`; every frame padded to the batch's common degree.
+struct PhaseTables {
+  const double* coefficients = nullptr;  // device memory (unused with InlineTables)
+  int degree = 0;
+  bool with_rho = false;
+  int frames = 0;
+
+  [[nodiscard]] PSFSIM_HD int doubles_per_frame() const noexcept {
+    return (with_rho ? 2 : 1) * (degree + 1) * (degree + 1);
+  }
+};
+
+// A small batch's tables carried in the launch parameters themselves: no copy node before
+// the kernel (such a copy costs about 8 us on the H200, a third of a single PSF's budget).
+struct InlineTables {
+  static constexpr int capacity = 256;  // doubles; the parameters stay under 4 KB
+  double values[capacity];
+};
+
+// How the N x N window of each frame is split among blocks of 8 warps: each block takes a
+// run of rows of one frame (a warp per row at a time) and, when there are too few rows to
+// fill the device, one chunk of their columns.
+struct PupilTiling {
+  int rows_per_block = 8;
+  int row_groups = 1;  // blocks per frame along the rows
+  int column_chunks = 1;
+  int chunk_width = 32;  // a multiple of 32
+
+  static PupilTiling for_batch(int samples, int frames);
+  [[nodiscard]] long long blocks(int frames) const noexcept {
+    return static_cast<long long>(frames) * row_groups * column_chunks;
+  }
+};
+
+// Writes only the N x N window of each M x M frame: the zero padding around it is written
+// once when the buffer is allocated and nothing else writes this buffer (the FFT runs out
+// of place). `inline_tables` null: the tables are read from phase.coefficients.
+template <typename Real>
+void launch_build_pupil(DeviceComplex<Real>* pupil, const PupilShape& shape,
+                        const PhaseTables& phase, const InlineTables* inline_tables,
+                        cudaStream_t stream);
+
+// A graph recorded with inline tables keeps them in its kernel node: this finds the node
+// (null if none) and replaces the tables for the next replay.
+template <typename Real>
+[[nodiscard]] cudaGraphNode_t find_inline_pupil_node(cudaGraph_t graph, const PhaseTables& phase);
+template <typename Real>
+void set_inline_tables(cudaGraphExec_t exec, cudaGraphNode_t node, DeviceComplex<Real>* pupil,
+                       const PupilShape& shape, const PhaseTables& phase,
+                       const InlineTables& tables);
+
+}  // namespace psfsim::cuda
