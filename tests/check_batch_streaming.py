@@ -34,13 +34,18 @@ chunked, chunked_params = frames(run("chunked", "--vary", "Z4,-1,1,10", "--chunk
 whole, _ = frames(run("whole", "--vary", "Z4,-1,1,10", "--zernike", "11,0.1"))
 if chunked.shape != (10, 50, 50):
     failures.append(f"shape {chunked.shape}")
-if not np.array_equal(chunked, whole):
-    failures.append("chunked and whole files differ")
+def rel(a, b):
+    return np.linalg.norm(a - b) / np.linalg.norm(b)
+
+
+# Separate processes may get different FFTW_MEASURE plans: equal to rounding, not bits.
+if rel(chunked, whole) > 1e-13:
+    failures.append(f"chunked and whole files differ by {rel(chunked, whole):.2e}")
 for i in (0, 2, 3, 5, 6, 8, 9):  # both sides of the chunk boundaries at 3, 6, 9
     z4 = chunked_params["Z4"][i]
     single, _ = frames(run(f"single{i}", "--zernike", f"4,{z4!r}", "--zernike", "11,0.1"))
-    err = np.linalg.norm(chunked[i] - single[0]) / np.linalg.norm(single[0])
-    if err > 1e-14:
+    err = rel(chunked[i], single[0])
+    if err > 1e-13:
         failures.append(f"frame {i} differs from its single run by {err:.2e}")
 if np.array_equal(chunked[0], chunked[1]):
     failures.append("frames 0 and 1 are identical")
@@ -48,7 +53,7 @@ if np.array_equal(chunked[0], chunked[1]):
 a, pa = frames(run("random_a", "--random", "4-8,0.1,6,5"))
 b, pb = frames(run("random_b", "--random", "4-8,0.1,6,5"))
 c, pc = frames(run("random_c", "--random", "4-8,0.1,6,6"))
-if not (np.array_equal(a, b) and all(np.array_equal(pa[k], pb[k]) for k in pa)):
+if not (rel(a, b) < 1e-13 and all(np.array_equal(pa[k], pb[k]) for k in pa)):
     failures.append("--random with the same seed differs between runs")
 if np.array_equal(pa["Z5"], pc["Z5"]):
     failures.append("--random with another seed gives the same draws")

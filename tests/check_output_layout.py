@@ -75,7 +75,10 @@ with open(cfg, "w") as out:
     out.write(config.replace(os.path.join(work, "again.h5"), os.path.join(work, "rt.h5")))
 subprocess.run([psfsim, "run", "-c", cfg, "--force"], check=True, stdout=subprocess.DEVNULL)
 with h5py.File(os.path.join(work, "rt.h5"), "r") as f:
-    check(np.array_equal(f["psf"][0], first), "config round trip reproduces the frame")
+    # FFTW_MEASURE may pick another algorithm in another process: equal to rounding, not bits.
+    again = f["psf"][0]
+    err = np.linalg.norm(again - first) / np.linalg.norm(first)
+    check(err < 1e-13, f"config round trip reproduces the frame (relative L2 {err:.2e})")
 
 if failures:
     print("\n".join("FAIL: " + m for m in failures))

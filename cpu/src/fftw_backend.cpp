@@ -47,9 +47,11 @@ void init_fftw_threads_once() {
   (void)done;
 }
 
-// One worker's buffers: the padded field (rows outside the pupil stay zero forever, because
-// the row pass is in place on pupil rows only and the column pass is out of place) and the
-// spectrum of the K needed columns.
+// One worker's buffers: the padded field and the spectrum of the K output rows. The pruned
+// 2D FFT runs columns first, in place, over only the N pupil columns (strided transforms are
+// FFTW's slow direction, so they get the smaller count), then rows, out of place, over only
+// the K rows the output keeps. The field's other columns are never written and stay zero;
+// the pupil builder re-zeroes the pupil columns outside the pupil rows.
 template <typename T>
 struct Workspace {
   FftwArray<std::complex<T>> field;
@@ -81,7 +83,7 @@ class FftwBackend final : public Backend {
   PupilBuilder builder_;
   int threads_;
   int workers_;  // frames computed concurrently, each with a single-threaded FFT
-  int first_column_;
+  int first_row_;  // first output row and column: the crop window starts here on both axes
   double peak_scale_;
   std::vector<Workspace<T>> workspaces_;
   FftwPlan<T> row_plan_;
@@ -96,7 +98,7 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
       builder_(plan),
       threads_(plan.threads > 0 ? plan.threads : all_cores()),
       workers_(std::max(1, std::min(threads_, plan.max_batch))),
-      first_column_(pupil::crop_start(plan.padded, plan.frame)),
+      first_row_(pupil::crop_start(plan.padded, plan.frame)),
       peak_scale_(1.0 / (builder_.aperture_sum() * builder_.aperture_sum())) {
   if (plan_.max_batch == 1) workers_ = 1;
   const std::size_t m = plan_.padded;
@@ -128,26 +130,26 @@ void FftwBackend<T>::make_plans() {
   const int k = plan_.frame;
   const int o = builder_.offset();
   Workspace<T>& ws = workspaces_.front();
-  std::complex<T>* pupil_rows = ws.field.data() + static_cast<std::size_t>(o) * m;
   const unsigned flags = plan_.measure_fft ? FFTW_MEASURE : FFTW_ESTIMATE;
 
   std::lock_guard lock(fftw_planner_mutex());
   if (!plan_.fftw_wisdom.empty()) import_wisdom(plan_.fftw_wisdom);
   FftwApi<T>::plan_with_nthreads(fft_threads());
-  // Row pass: only the N rows that hold the pupil (the pruned half of the 2D FFT).
+  // On 2 cores at M = 256 (float): columns in place 52 us + rows out of place 35 us, against
+  // 121 us for FFTW's own full 2D transform; out-of-place strided columns cost 300 us.
+  std::complex<T>* pupil_columns = ws.field.data() + o;
+  const fftw_iodim column_dim{m, m, m};
+  const fftw_iodim column_loop{plan_.samples, 1, 1};
+  column_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(1, &column_dim, 1, &column_loop,
+                                                   pupil_columns, pupil_columns, flags));
   const fftw_iodim row_dim{m, 1, 1};
-  const fftw_iodim row_loop{plan_.samples, m, m};
-  row_plan_ = FftwPlan<T>(
-      FftwApi<T>::plan_guru(1, &row_dim, 1, &row_loop, pupil_rows, pupil_rows, flags));
-  // Column pass: only the K columns the output keeps, out of place into the spectrum.
-  const fftw_iodim col_dim{m, m, k};
-  const fftw_iodim col_loop{k, 1, 1};
-  column_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(1, &col_dim, 1, &col_loop,
-                                                   ws.field.data() + first_column_,
-                                                   ws.spectrum.data(), flags));
+  const fftw_iodim row_loop{k, m, m};
+  row_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(
+      1, &row_dim, 1, &row_loop, ws.field.data() + static_cast<std::size_t>(first_row_) * m,
+      ws.spectrum.data(), flags));
   FftwApi<T>::plan_with_nthreads(1);
   if (!plan_.fftw_wisdom.empty()) export_wisdom(plan_.fftw_wisdom);
-  // FFTW_MEASURE scribbles on the arrays it plans with; the field's zero rows must be zero.
+  // FFTW_MEASURE scribbles on the arrays it plans with; the field's zero columns must be zero.
   std::fill(ws.field.data(), ws.field.data() + ws.field.size(), std::complex<T>{});
 }
 
@@ -155,13 +157,13 @@ template <typename T>
 void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws, T* out,
                                  std::array<double, 3>& stage_seconds) {
   const int o = builder_.offset();
-  const int m = plan_.padded;
-  std::complex<T>* pupil_rows = ws.field.data() + static_cast<std::size_t>(o) * m;
+  const std::size_t m = plan_.padded;
 
   auto t0 = Clock::now();
   const bool split_rows = workers_ == 1 && threads_ > 1 && plan_.samples >= 512;
   if (split_rows) {
     const int n = plan_.samples;
+    builder_.clear_outer_rows(ws.field.data());
 #pragma omp parallel num_threads(threads_)
     {
       PupilScratch scratch;
@@ -175,13 +177,13 @@ void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws,
   stage_seconds[0] += seconds_since(t0);
 
   t0 = Clock::now();
-  row_plan_.execute(pupil_rows, pupil_rows);
-  column_plan_.execute(ws.field.data() + first_column_, ws.spectrum.data());
+  column_plan_.execute(ws.field.data() + o, ws.field.data() + o);
+  row_plan_.execute(ws.field.data() + first_row_ * m, ws.spectrum.data());
   stage_seconds[1] += seconds_since(t0);
 
   t0 = Clock::now();
-  write_intensity(ws.spectrum.data(), first_column_, plan_.frame, out, plan_.normalization,
-                  peak_scale_);
+  write_intensity(ws.spectrum.data(), plan_.padded, first_row_, plan_.frame, out,
+                  plan_.normalization, peak_scale_);
   stage_seconds[2] += seconds_since(t0);
 }
 

@@ -82,7 +82,18 @@ PupilBuilder::PupilBuilder(const PsfPlan& plan)
 template <typename T>
 void PupilBuilder::build(const PhasePolynomial& phase, std::complex<T>* field,
                          PupilScratch& scratch) const {
+  clear_outer_rows(field);
   build_rows(phase, field, scratch, 0, samples_);
+}
+
+template <typename T>
+void PupilBuilder::clear_outer_rows(std::complex<T>* field) const {
+  for (int r = 0; r < padded_; ++r) {
+    if (r == offset_) r += samples_;
+    if (r >= padded_) break;
+    std::complex<T>* row = field + static_cast<std::size_t>(r) * padded_ + offset_;
+    std::fill(row, row + samples_, std::complex<T>{});
+  }
 }
 
 template <typename T>
@@ -116,10 +127,7 @@ void PupilBuilder::build_rows(const PhasePolynomial& phase, std::complex<T>* fie
     row.hi = spans_[r].hi;
     row.obscured_lo = spans_[r].obscured_lo;
     row.obscured_hi = spans_[r].obscured_hi;
-    std::complex<T>* padded_row = field + static_cast<std::size_t>(offset_ + r) * padded_;
-    std::fill(padded_row, padded_row + offset_, std::complex<T>{});
-    std::fill(padded_row + offset_ + n, padded_row + padded_, std::complex<T>{});
-    kernel(row, padded_row + offset_);
+    kernel(row, field + static_cast<std::size_t>(offset_ + r) * padded_ + offset_);
   }
 }
 
@@ -127,6 +135,8 @@ template void PupilBuilder::build<float>(const PhasePolynomial&, std::complex<fl
                                          PupilScratch&) const;
 template void PupilBuilder::build<double>(const PhasePolynomial&, std::complex<double>*,
                                           PupilScratch&) const;
+template void PupilBuilder::clear_outer_rows<float>(std::complex<float>*) const;
+template void PupilBuilder::clear_outer_rows<double>(std::complex<double>*) const;
 template void PupilBuilder::build_rows<float>(const PhasePolynomial&, std::complex<float>*,
                                               PupilScratch&, int, int) const;
 template void PupilBuilder::build_rows<double>(const PhasePolynomial&, std::complex<double>*,

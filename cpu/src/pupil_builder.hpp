@@ -22,15 +22,20 @@ class PupilBuilder {
  public:
   explicit PupilBuilder(const PsfPlan& plan);
 
-  // Writes rows [offset, offset + N) of the M x M array `field` (all M columns of each);
-  // the other rows are never touched and must hold zeros.
+  // Writes the N x N pupil window of the M x M array `field` and zeroes the rest of the
+  // pupil columns (which the in-place column FFT fills); the columns outside the window are
+  // never touched and must hold zeros.
   template <typename T>
   void build(const PhasePolynomial& phase, std::complex<T>* field, PupilScratch& scratch) const;
 
-  // Writes pupil rows [first, last) only, for splitting one frame across threads.
+  // The two halves of build(), for splitting one frame across threads: the window's rows
+  // [first, last), and the zeroing of the pupil columns outside the window.
   template <typename T>
   void build_rows(const PhasePolynomial& phase, std::complex<T>* field, PupilScratch& scratch,
                   int first, int last) const;
+
+  template <typename T>
+  void clear_outer_rows(std::complex<T>* field) const;
 
   [[nodiscard]] double aperture_sum() const noexcept { return aperture_sum_; }
   [[nodiscard]] int offset() const noexcept { return offset_; }
