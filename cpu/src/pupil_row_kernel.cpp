@@ -1,7 +1,9 @@
-// Compiled twice, with PSFSIM_ROW_ISA = generic or avx2 (and the matching -m flags).
+// Compiled once per instruction set, with PSFSIM_ROW_ISA = generic, avx2 or avx512 (and the
+// matching -m flags; see cpu/CMakeLists.txt).
 #include "pupil_row_kernel.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "psfsim/pupil_math.hpp"
 #include "sincos_turns.hpp"
@@ -30,33 +32,101 @@ void horner_row(const double* coeffs, int stride, const double* __restrict x,
   }
 }
 
+template <typename T>
+void store(T* __restrict out, int c, const SinCos<T>& e) {
+  out[2 * c] = e.cos;
+  out[2 * c + 1] = e.sin;
+}
+
+// Phase and sincos in one sweep, the degree known at compile time so that Horner's rule
+// unrolls inside the vectorized loop: no phase row goes through memory.
+template <int Stride, typename T>
+void fused_row(const double* __restrict k, const double* __restrict x,
+               const double* __restrict col_shift, double row_shift, T* __restrict out,
+               int span) {
+  for (int c = 0; c < span; ++c) {
+    double w = k[Stride - 1];
+    for (int a = Stride - 2; a >= 0; --a) w = w * x[c] + k[a];
+    store(out, c, sincos_turns<T>(w + row_shift + col_shift[c]));
+  }
+}
+
+// The same with the rho-multiplied table (odd Seidel powers such as rho^2 cos(phi) = rho x).
+// rho needs a square root per sample, the costliest step here: in single precision it is
+// taken in float, whose 6e-8 relative error is far below what float intensities resolve.
+template <int Stride, typename T>
+void fused_row_rho(const double* __restrict k, const double* __restrict k_rho, double y,
+                   const double* __restrict x, const double* __restrict col_shift,
+                   double row_shift, T* __restrict out, int span) {
+  const double y2 = y * y;
+  for (int c = 0; c < span; ++c) {
+    double w = k[Stride - 1];
+    double v = k_rho[Stride - 1];
+    for (int a = Stride - 2; a >= 0; --a) {
+      w = w * x[c] + k[a];
+      v = v * x[c] + k_rho[a];
+    }
+    const double rho2 = x[c] * x[c] + y2;
+    const double rho = static_cast<double>(std::sqrt(static_cast<T>(rho2)));
+    store(out, c, sincos_turns<T>(w + rho * v + row_shift + col_shift[c]));
+  }
+}
+
+template <int Stride, typename T>
+void fused_row_any(const double* k, const double* k_rho, double y, const double* x,
+                   const double* col_shift, double row_shift, T* out, int span) {
+  if (k_rho == nullptr)
+    fused_row<Stride>(k, x, col_shift, row_shift, out, span);
+  else
+    fused_row_rho<Stride>(k, k_rho, y, x, col_shift, row_shift, out, span);
+}
+
+// False for degrees above 7 (Noll j > 36), which take the general path.
+template <typename T>
+bool try_fused_row(int stride, const double* k, const double* k_rho, double y, const double* x,
+                   const double* col_shift, double row_shift, T* out, int span) {
+  switch (stride) {
+    case 1: fused_row_any<1>(k, k_rho, y, x, col_shift, row_shift, out, span); return true;
+    case 2: fused_row_any<2>(k, k_rho, y, x, col_shift, row_shift, out, span); return true;
+    case 3: fused_row_any<3>(k, k_rho, y, x, col_shift, row_shift, out, span); return true;
+    case 4: fused_row_any<4>(k, k_rho, y, x, col_shift, row_shift, out, span); return true;
+    case 5: fused_row_any<5>(k, k_rho, y, x, col_shift, row_shift, out, span); return true;
+    case 6: fused_row_any<6>(k, k_rho, y, x, col_shift, row_shift, out, span); return true;
+    case 7: fused_row_any<7>(k, k_rho, y, x, col_shift, row_shift, out, span); return true;
+    case 8: fused_row_any<8>(k, k_rho, y, x, col_shift, row_shift, out, span); return true;
+    default: return false;
+  }
+}
+
 // Writes all n pupil samples of the row; only the aperture span is computed.
 template <typename T>
 void build_row(const PupilRow& r, std::complex<T>* out_complex) {
   const int lo = r.lo;
-  const int span = r.hi - r.lo;
-  std::fill(out_complex, out_complex + r.n, std::complex<T>{});
-  if (span <= 0) return;
+  const int span = std::max(0, r.hi - r.lo);
+  std::fill(out_complex, out_complex + lo, std::complex<T>{});
+  std::fill(out_complex + lo + span, out_complex + r.n, std::complex<T>{});
+  if (span == 0) return;
   const double* __restrict x = r.x + lo;
-  double* __restrict w = r.phase;
-  collapse_row(r.plain, r.stride, r.y, r.row_coeffs);
-  horner_row(r.row_coeffs, r.stride, x, w, span);
-  if (r.with_rho != nullptr) {
-    const double y = r.y;
-    double* __restrict rho = r.rho;
-    for (int c = 0; c < span; ++c) rho[c] = pupil::radius(x[c], y);
-    collapse_row(r.with_rho, r.stride, y, r.row_rho_coeffs);
-    horner_row(r.row_rho_coeffs, r.stride, x, r.rho_part, span);
-    const double* __restrict part = r.rho_part;
-    for (int c = 0; c < span; ++c) w[c] += rho[c] * part[c];
-  }
-  T* __restrict out = reinterpret_cast<T*>(out_complex + lo);  // interleaved re, im
   const double* __restrict col_shift = r.col_shift + lo;
-  const double row_shift = r.row_shift;
-  for (int c = 0; c < span; ++c) {
-    const SinCos<T> e = sincos_turns<T>(w[c] + row_shift + col_shift[c]);
-    out[2 * c] = e.cos;
-    out[2 * c + 1] = e.sin;
+  T* __restrict out = reinterpret_cast<T*>(out_complex + lo);  // interleaved re, im
+  collapse_row(r.plain, r.stride, r.y, r.row_coeffs);
+  if (r.with_rho != nullptr) collapse_row(r.with_rho, r.stride, r.y, r.row_rho_coeffs);
+  const bool fused =
+      try_fused_row(r.stride, r.row_coeffs, r.with_rho != nullptr ? r.row_rho_coeffs : nullptr,
+                    r.y, x, col_shift, r.row_shift, out, span);
+  if (!fused) {
+    double* __restrict w = r.phase;
+    horner_row(r.row_coeffs, r.stride, x, w, span);
+    if (r.with_rho != nullptr) {
+      const double y = r.y;
+      double* __restrict rho = r.rho;
+      for (int c = 0; c < span; ++c) rho[c] = pupil::radius(x[c], y);
+      horner_row(r.row_rho_coeffs, r.stride, x, r.rho_part, span);
+      const double* __restrict part = r.rho_part;
+      for (int c = 0; c < span; ++c) w[c] += rho[c] * part[c];
+    }
+    const double row_shift = r.row_shift;
+    for (int c = 0; c < span; ++c) store(out, c, sincos_turns<T>(w[c] + row_shift + col_shift[c]));
   }
   std::fill(out_complex + r.obscured_lo, out_complex + r.obscured_hi, std::complex<T>{});
 }
