@@ -69,6 +69,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "Frames per compute call and per write (0: about 256 MiB of output)")
       ->type_name("F")
       ->capture_default_str();
+  run.add_flag("--stage-timing", o.stage_timing,
+               "GPU: time each stage separately even for small sizes, where the events cost "
+               "as much as the stages (default: small runs report one fused stage)");
   run.add_flag("--quiet", o.quiet, "No progress bar");
 }
 
@@ -91,6 +94,7 @@ RunSpec to_run_spec(const RunOptions& o) {
   s.quiet = o.quiet;
   s.wisdom = o.wisdom;
   s.chunk_frames = o.chunk_frames;
+  s.stage_timing = o.stage_timing;
   PhaseTerms terms;
   for (const auto& t : o.seidel) terms.seidel.push_back(parse_seidel(t, "--seidel"));
   for (const auto& t : o.zernike) terms.zernike.push_back(parse_zernike(t, "--zernike"));

@@ -35,6 +35,7 @@ struct RunOptions {
   bool quiet = false;
   std::string wisdom;
   int chunk_frames = 0;
+  bool stage_timing = false;
 };
 
 void add_run_options(CLI::App& run, RunOptions& options);

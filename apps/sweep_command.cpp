@@ -8,6 +8,7 @@
 
 #include "psfsim/backend_registry.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/frame_sources.hpp"
 #include "psfsim/output_path.hpp"
 #include "psfsim/phase_polynomial.hpp"
 #include "psfsim/run_spec.hpp"
@@ -52,6 +53,7 @@ std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backe
   t << "normalize = \"" << o.normalize << "\"\n";
   t << "threads = " << o.threads << "\n";
   t << "device = " << o.device << "\n";
+  if (o.stage_timing) t << "stage-timing = true\n";
   t << "output = \"" << o.output << "\"\n";
   return t.str();
 }
@@ -128,6 +130,8 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
       ->capture_default_str();
   sweep.add_option("--device", o.device, "GPU index")->type_name("D")->capture_default_str();
   sweep.add_option("--wisdom", o.wisdom, "FFTW wisdom file (CPU backend)")->type_name("FILE");
+  sweep.add_flag("--stage-timing", o.stage_timing,
+                 "GPU: time each stage separately even for small sizes (costs time)");
   sweep.add_flag("--quiet", o.quiet, "Print only the table");
 }
 
@@ -155,6 +159,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
     s.threads = o.threads;
     s.device = o.device;
     s.wisdom = o.wisdom;
+    s.stage_timing = o.stage_timing;
     s.output = o.output;
     s.frames = {terms};
     validate(s);
@@ -190,7 +195,14 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
                          precision_name.c_str(), g.samples, b, e.what());
             continue;
           }
-          const std::vector<PhasePolynomial> phases(b, compile_phase(terms));
+          // Real, distinct frames (SPEC §5: each frame of a batch a different defocus).
+          const std::vector<PhaseTerms> frames =
+              b == 1 ? std::vector<PhaseTerms>{terms}
+                     : expand(terms, VarySpec{TermId{true, 4, 0, 0}, -0.5, 0.5, b});
+          int degree = 0;
+          for (const auto& f : frames) degree = std::max(degree, required_degree(f));
+          std::vector<PhasePolynomial> phases;
+          for (const auto& f : frames) phases.push_back(compile_phase(f, degree));
           for (int w = 0; w < warmup_calls; ++w) (void)backend->compute(phases);
           TimingLog log;
           for (int r = 0; r < o.repeat; ++r) log.record(backend->compute(phases).times, true);

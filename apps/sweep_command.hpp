@@ -27,6 +27,7 @@ struct SweepOptions {
   int device = 0;
   std::string wisdom;
   bool quiet = false;
+  bool stage_timing = false;
 };
 
 void add_sweep_options(CLI::App& sweep, SweepOptions& options);

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # GPU check, run on the GPU machine from the repository root with the build folder built on
-# the development machine (see ../shared/GPU.md: CTest's absolute paths do not hold there,
-# so the test and CLI executables are run directly). Steps: the CUDA tests, `psfsim info`,
-# single-PSF timings (M = 2N, float32, one wave of rho^2 cos(phi)), then the batch timings
-# of SPEC §5 through `psfsim sweep`. Logs land under $OUT (or ./gpu-check-out).
+# the development machine (../shared/GPU.md: CTest's absolute paths do not hold there, so the
+# executables are run directly). Steps: every CUDA test, `psfsim info`, single-PSF latency
+# (fused and per-stage timing), the batch targets of SPEC §5, and a CPU-vs-GPU size sweep.
+# Logs and the sweep file land under $OUT (or ./gpu-check-out).
 #
 #   bench/gpu-check.sh [build-dir]      (default build-gpu)
 set -u
 build=${1:-build-gpu}
 out=${OUT:-$PWD/gpu-check-out}
-scratch=$(mktemp -d)  # the .h5 files: large, and not worth bringing back
+scratch=$(mktemp -d)  # the .h5 files of single runs: not worth bringing back
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$out"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -20,35 +20,47 @@ echo "== device"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv \
   2>&1 | tee "$out/device.txt"
 
-echo "== CUDA tests"
-"$build/tests/psfsim_tests" --gtest_filter='*Cuda*' --gtest_brief=1 >"$out/tests.txt" 2>&1
+echo "== CUDA tests (every test with a cuda parameter, and the CUDA suites)"
+"$build/tests/psfsim_tests" --gtest_filter='*Cuda*:*cuda*' --gtest_brief=1 >"$out/tests.txt" 2>&1
 tests_rc=$?
-tail -n 30 "$out/tests.txt"
-[ "$tests_rc" -eq 0 ] || { echo "CUDA tests FAILED (exit $tests_rc)"; status=1; }
+grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/tests.txt" | tail -n 12
+[ "$tests_rc" -eq 0 ] || { echo "CUDA tests FAILED (exit $tests_rc)"; tail -n 40 "$out/tests.txt"; status=1; }
 
 echo "== psfsim info"
 "$psfsim" info 2>&1 | tee "$out/info.txt"
 
-# The CLI prints a table of per-stage medians (microseconds) after each run.
-echo "== single PSF, psfsim run --repeat 200 (targets for total: N=128 25 us, 512 120 us, 2048 1600 us)"
+# Targets for the fused total: N=128 25 us, 512 120 us, 2048 1600 us (one PSF to host).
+echo "== single PSF to host, float32, one wave of rho^2 cos(phi)"
 for n in 128 512 2048; do
-  echo "-- N=$n"
-  if "$psfsim" run --backend cuda --samples "$n" --repeat 200 --seidel 2,1,1 \
-       -o "$scratch/n$n.h5" --force >"$out/run-n$n.txt" 2>&1; then
-    sed -n '/^stage/,$p' "$out/run-n$n.txt"
-  else
-    echo "psfsim run N=$n FAILED:"; cat "$out/run-n$n.txt"; status=1
-  fi
+  for mode in "" "--stage-timing"; do
+    repeats=$([ "$n" -eq 2048 ] && echo 200 || echo 2000)
+    # shellcheck disable=SC2086
+    if "$psfsim" run --backend cuda --samples "$n" --repeat "$repeats" --seidel 2,1,1 $mode \
+         --quiet -o "$scratch/n$n.h5" --force >"$scratch/run.txt" 2>&1; then
+      { echo "-- N=$n ${mode:-fused timing}"; sed -n '/^stage/,$p' "$scratch/run.txt"; } |
+        tee -a "$out/runs.txt"
+    else
+      echo "psfsim run N=$n $mode FAILED:"; cat "$scratch/run.txt"; status=1
+    fi
+  done
 done
 
-# Batch targets: 1024 frames at N=128 to host >= 180k PSFs/s, with --crop 64 >= 700k.
-echo "== batches, psfsim sweep"
-for crop in "" "--crop 64"; do
-  # shellcheck disable=SC2086  # $crop is empty or two words
-  "$psfsim" sweep --backends cuda --sizes 128 --batch 1024 --repeat 30 $crop \
-    -o "$scratch/sweep.h5" --force >"$scratch/sweep.txt" 2>&1
-  sweep_rc=$?
-  tee -a "$out/sweep.txt" <"$scratch/sweep.txt"
-  [ "$sweep_rc" -eq 0 ] || { echo "psfsim sweep FAILED (exit $sweep_rc)"; status=1; }
+# Batch targets: 1024 frames at N=128, M=256: >= 180k PSFs/s to host, >= 700k with
+# --crop 64, >= 1.2M computed on the device (pupil + fft + intensity of the staged split;
+# without --stage-timing a large batch runs in overlapping pieces, reported as one stage).
+echo "== batches of 1024 at N=128 (psfsim sweep, each frame a different defocus)"
+for options in "" "--crop 64" "--stage-timing" "--crop 64 --stage-timing"; do
+  echo "-- ${options:-full frames}" | tee -a "$out/batch.txt"
+  # shellcheck disable=SC2086
+  "$psfsim" sweep --backends cuda --sizes 128 --batch 1024 --repeat 50 $options \
+    -o "$scratch/batch.h5" --force 2>&1 | tee -a "$out/batch.txt" || status=1
 done
+
+echo "== N=2048 single PSF, per stage (compute-only target: pupil+fft+intensity <= 300 us)"
+"$psfsim" sweep --backends cuda --sizes 2048 --repeat 100 --stage-timing \
+  -o "$scratch/n2048.h5" --force 2>&1 | tee -a "$out/batch.txt" || status=1
+
+echo "== size sweep, CPU (all cores of this host) against GPU, float32, B=1"
+"$psfsim" sweep --backends cpu,cuda --sizes 32,64,128,256,512,1024,2048 --repeat 30 \
+  --wisdom "$scratch/wisdom" -o "$out/sweep.h5" --force 2>&1 | tee "$out/sweep.txt" || status=1
 exit $status

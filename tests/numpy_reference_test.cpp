@@ -44,9 +44,7 @@ using Param = std::tuple<std::string, Precision, int>;
 class NumpyReference : public ::testing::TestWithParam<Param> {
  protected:
   void SetUp() override {
-    if (!PSFSIM_HAVE_NUMPY)
-      GTEST_SKIP() << "NumPy not importable by " << PSFSIM_PYTHON
-                   << ": install python3-numpy python3-h5py";
+    if (const std::string why = numpy_missing_reason(); !why.empty()) GTEST_SKIP() << why;
     const std::string why = skip_reason(std::get<0>(GetParam()));
     if (!why.empty()) GTEST_SKIP() << std::get<0>(GetParam()) << " backend: " << why;
   }

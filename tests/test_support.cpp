@@ -86,6 +86,18 @@ int run_shell(const std::string& command) {
 
 }  // namespace
 
+std::string numpy_missing_reason() {
+  static const std::string reason = [] {
+    if (!PSFSIM_HAVE_NUMPY) return std::string("CMake found no NumPy for ") + PSFSIM_PYTHON;
+    const std::string probe = std::string(PSFSIM_PYTHON) + " -c 'import numpy' >/dev/null 2>&1";
+    return run_shell(probe) == 0
+               ? std::string()
+               : std::string("NumPy not importable by ") + PSFSIM_PYTHON +
+                     ": install python3-numpy (Debian) or configure with -DPSFSIM_PYTHON=...";
+  }();
+  return reason;
+}
+
 std::vector<double> numpy_reference(const Case& c) {
   static int counter = 0;
   const std::string out = temp_dir() + "/reference-" + std::to_string(counter++) + ".bin";

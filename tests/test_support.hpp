@@ -34,7 +34,10 @@ struct Case {
 [[nodiscard]] std::vector<std::vector<double>> compute_frames(
     const std::string& backend, const Case& c, const std::vector<PhaseTerms>& frames,
     Precision precision);
-// The NumPy pipeline (normalization none, full frame); nullopt when NumPy is missing.
+// Empty when PSFSIM_PYTHON imports NumPy here, else why not (checked once, at run time, so
+// that a test binary carried to another machine skips rather than fails there).
+[[nodiscard]] std::string numpy_missing_reason();
+// The NumPy pipeline (normalization none, full frame).
 [[nodiscard]] std::vector<double> numpy_reference(const Case& c);
 [[nodiscard]] double relative_l2(const std::vector<double>& a, const std::vector<double>& ref);
 

@@ -41,11 +41,14 @@ constexpr std::size_t direct_write_limit = std::size_t{4} << 20;
 // events around its launch. Event nodes between the stages add about 8 us to a single PSF
 // at N = 128, as much as the three stages take together, and 7% at N = 512.
 constexpr std::size_t whole_graph_timing_limit = std::size_t{1024} * 1024;
-// A batch whose output goes through the copy engine gets its intensities in up to this many
-// pieces, each copied while the next is computed. Pieces of the pupil and FFT stages too
-// would hide more behind the copies (202k against 182k PSFs/s for 1024 full frames at
-// N = 128) but slow the computation itself by a sixth (a kernel tail per piece and stage).
-constexpr int max_copy_pieces = 4;
+// With --stage-timing, a batch whose output goes through the copy engine gets its
+// intensities in up to this many pieces, each copied while the next is computed.
+constexpr int max_copy_pieces = 8;
+// Otherwise such a batch runs its whole pipeline (pupil, FFT, intensity) in this many
+// pieces, each piece's copy overlapping the next piece's computation: 202k against 182k
+// PSFs/s for 1024 full frames at N = 128, although the computation alone is a sixth slower
+// (a kernel tail per piece and stage), which is why --stage-timing keeps one piece per stage.
+constexpr int pipeline_pieces = 4;
 // Up to this many bytes read by all pupil blocks together, the kernel reads the phase
 // tables from pinned host memory rather than after a copy node (about 8 us).
 constexpr std::size_t host_table_read_limit = std::size_t{1} << 20;
@@ -55,6 +58,7 @@ enum class Timing {
   whole,       // pupil+fft+intensity+transfer: one event pair around the graph launch
   fused_copy,  // pupil, fft, intensity+transfer (the intensity kernel writes to host)
   staged,      // pupil, fft, intensity, transfer (for a batch: the copies left at the end)
+  pieced,      // pupil+fft+intensity+transfer of a batch run in overlapping pieces
 };
 
 // Where the pupil kernel finds a call's phase tables.
@@ -101,12 +105,20 @@ class CufftBackend final : public Backend {
   [[nodiscard]] std::size_t field_elements() const noexcept {
     return static_cast<std::size_t>(plan_.padded) * plan_.padded;
   }
+  // Frames the pupil and spectrum buffers hold: whole pieces, so that a piece's FFT (of
+  // piece_frames_ frames) never runs past them.
+  [[nodiscard]] std::size_t buffer_frames() const noexcept {
+    return timing_ == Timing::pieced
+               ? static_cast<std::size_t>(pipeline_pieces) * piece_frames_
+               : static_cast<std::size_t>(plan_.max_batch);
+  }
   [[nodiscard]] PhaseTables phase_tables(const GraphKey& key) const noexcept;
   void require_device_memory() const;
   GraphKey stage_phase_tables(std::span<const PhasePolynomial> frames, int slot);
   CachedGraph& graph_for(const GraphKey& key);
   void update_inline_tables(CachedGraph& cached, const GraphKey& key);
   void issue_pipeline(const GraphKey& key);
+  void issue_pieced_pipeline(const GraphKey& key);
   void issue_intensity(const GraphKey& key, int first, int count);
   void mark(int stage) const;
   [[nodiscard]] StageTimes stage_times() const;
@@ -116,6 +128,7 @@ class CufftBackend final : public Backend {
   double peak_scale_ = 1.0;
   Timing timing_ = Timing::staged;
   bool direct_write_ = false;  // the intensity kernel writes into pinned host memory
+  int piece_frames_ = 0;       // frames per piece with Timing::pieced
   PupilShape pupil_shape_;
 
   // Members are released in reverse order: graphs before the plan and buffers they use,
@@ -139,6 +152,7 @@ class CufftBackend final : public Backend {
   double* staged_tables_view_ = nullptr;
   DeviceBuffer<double> tables_;
   std::unique_ptr<FftPlan> fft_;
+  std::unique_ptr<FftPlan> piece_fft_;  // Timing::pieced: piece_frames_ transforms
   std::vector<CachedGraph> graphs_;
   int next_slot_ = 0;
 };
@@ -153,19 +167,25 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
   peak_scale_ = 1.0 / (aperture * aperture);
 
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
-  direct_write_ = batch * plan_.frame_bytes() <= direct_write_limit;
-  if (batch * field_elements() <= whole_graph_timing_limit)
+  direct_write_ = !plan_.stage_timing && batch * plan_.frame_bytes() <= direct_write_limit;
+  if (plan_.stage_timing)
+    timing_ = Timing::staged;
+  else if (batch * field_elements() <= whole_graph_timing_limit)
     timing_ = Timing::whole;
   else if (direct_write_)
     timing_ = Timing::fused_copy;
+  else if (plan_.max_batch >= 2 * pipeline_pieces)
+    timing_ = Timing::pieced;
   else
     timing_ = Timing::staged;
+  if (timing_ == Timing::pieced)
+    piece_frames_ = (plan_.max_batch + pipeline_pieces - 1) / pipeline_pieces;
   pupil_shape_ = {plan_.samples,     plan_.padded, pupil::pad_offset(plan_.samples, plan_.padded),
                   plan_.obscuration, nullptr,      nullptr};
 
   require_device_memory();
-  pupil_ = DeviceBuffer<Complex>(batch * field_elements());
-  spectrum_ = DeviceBuffer<Complex>(batch * field_elements());
+  pupil_ = DeviceBuffer<Complex>(buffer_frames() * field_elements());
+  spectrum_ = DeviceBuffer<Complex>(buffer_frames() * field_elements());
   PSFSIM_CUDA_CHECK(cudaMemset(pupil_.data(), 0, pupil_.bytes()));
   if (needs_device_frames()) device_frames_ = DeviceBuffer<Real>(batch * plan_.frame_elements());
   if (plan_.normalization == Normalization::sum) {
@@ -186,6 +206,9 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
 
   // One cuFFT plan serves every call: a shorter batch transforms a few stale frames too.
   fft_ = std::make_unique<FftPlan>(plan_.padded, plan_.max_batch, plan_.precision, stream_.get());
+  if (timing_ == Timing::pieced)
+    piece_fft_ =
+        std::make_unique<FftPlan>(plan_.padded, piece_frames_, plan_.precision, stream_.get());
 }
 
 template <typename Real>
@@ -202,6 +225,11 @@ std::string CufftBackend<Real>::fused_stages() const {
       return "pupil+fft+intensity+transfer: a call of at most 1024x1024 complex values runs as "
              "one CUDA graph timed by one pair of events around its launch; events between the "
              "stages would cost about as much as the stages themselves";
+    case Timing::pieced:
+      return "pupil+fft+intensity+transfer: a batch with a large output runs its whole pipeline "
+             "in " + std::to_string(pipeline_pieces) + " pieces, each piece's device-to-host "
+             "copy overlapping the next piece's computation, timed by one pair of events "
+             "around the graph launch (--stage-timing times each stage instead)";
     case Timing::fused_copy:
       return "intensity+transfer: outputs of at most 4 MiB per call are written by the "
              "intensity kernel straight into pinned host memory, without a separate copy";
@@ -218,7 +246,7 @@ std::string CufftBackend<Real>::fused_stages() const {
 template <typename Real>
 void CufftBackend<Real>::require_device_memory() const {
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
-  std::size_t needed = 2 * batch * field_elements() * sizeof(Complex)      // pupil and spectrum
+  std::size_t needed = 2 * buffer_frames() * field_elements() * sizeof(Complex)  // pupil, spectrum
                        + (plan_.samples + plan_.padded) * sizeof(double);  // grid table
   if (needs_device_frames()) needed += batch * plan_.frame_elements() * sizeof(Real);
   if (plan_.normalization == Normalization::sum)
@@ -237,6 +265,8 @@ void CufftBackend<Real>::require_device_memory() const {
   // Buffers alone first, so that an absurd size never reaches cuFFT's planner.
   if (needed + device_memory_reserve > free_bytes) refuse(needed + device_memory_reserve);
   needed += FftPlan::work_bytes(plan_.padded, plan_.max_batch, plan_.precision);
+  if (timing_ == Timing::pieced)
+    needed += FftPlan::work_bytes(plan_.padded, piece_frames_, plan_.precision);
   if (needed + device_memory_reserve > free_bytes) refuse(needed + device_memory_reserve);
 
   // The two pinned output buffers cannot be paged out.
@@ -259,9 +289,10 @@ FrameBlock CufftBackend<Real>::compute(std::span<const PhasePolynomial> frames) 
   CachedGraph& cached = graph_for(key);
   if (key.tables == TableSource::parameters) update_inline_tables(cached, key);
   const cudaStream_t stream = stream_.get();
-  if (timing_ == Timing::whole) PSFSIM_CUDA_CHECK(cudaEventRecord(marks_[0].get(), stream));
+  const bool timed_whole = timing_ == Timing::whole || timing_ == Timing::pieced;
+  if (timed_whole) PSFSIM_CUDA_CHECK(cudaEventRecord(marks_[0].get(), stream));
   cached.graph.launch(stream);
-  if (timing_ == Timing::whole) PSFSIM_CUDA_CHECK(cudaEventRecord(marks_[4].get(), stream));
+  if (timed_whole) PSFSIM_CUDA_CHECK(cudaEventRecord(marks_[4].get(), stream));
   PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream));
   next_slot_ ^= 1;
 
@@ -279,6 +310,7 @@ StageTimes CufftBackend<Real>::stage_times() const {
   StageTimes t;
   switch (timing_) {
     case Timing::whole:
+    case Timing::pieced:
       t.add("pupil+fft+intensity+transfer", elapsed_seconds(marks_[0], marks_[4]));
       break;
     case Timing::fused_copy:
@@ -381,6 +413,11 @@ void CufftBackend<Real>::mark(int stage) const {
 
 template <typename Real>
 void CufftBackend<Real>::issue_pipeline(const GraphKey& key) {
+  // Tables in the launch parameters cannot be split by piece; only small batches have them.
+  if (timing_ == Timing::pieced && key.tables != TableSource::parameters) {
+    issue_pieced_pipeline(key);
+    return;
+  }
   const cudaStream_t stream = stream_.get();
   const cudaStream_t copies = copy_stream_.get();
   const PhaseTables tables = phase_tables(key);
@@ -420,6 +457,43 @@ void CufftBackend<Real>::issue_pipeline(const GraphKey& key) {
   PSFSIM_CUDA_CHECK(cudaEventRecord(copies_done_.get(), copies));  // join
   PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(stream, copies_done_.get(), 0));
   mark(4);
+}
+
+// The whole pipeline piece by piece: piece p's copy (copy stream) runs while piece p+1's
+// pupil, FFT and intensity run (compute stream). Pieces start at multiples of piece_frames_,
+// and each piece's FFT transforms piece_frames_ frames, past the batch's end for the last
+// piece (the buffers hold whole pieces; those results are never read).
+template <typename Real>
+void CufftBackend<Real>::issue_pieced_pipeline(const GraphKey& key) {
+  const cudaStream_t stream = stream_.get();
+  const cudaStream_t copies = copy_stream_.get();
+  const PhaseTables tables = phase_tables(key);
+  if (key.tables == TableSource::device_copy)
+    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(
+        tables_.data(), staged_tables_.data(),
+        static_cast<std::size_t>(key.frames) * tables.doubles_per_frame() * sizeof(double),
+        cudaMemcpyHostToDevice, stream));
+  PSFSIM_CUDA_CHECK(cudaEventRecord(piece_ready_.get(), stream));  // fork the copy stream
+  PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(copies, piece_ready_.get(), 0));
+  for (int first = 0; first < key.frames; first += piece_frames_) {
+    const int count = std::min(piece_frames_, key.frames - first);
+    const std::size_t field_offset = static_cast<std::size_t>(first) * field_elements();
+    PhaseTables piece = tables;
+    piece.coefficients += static_cast<std::size_t>(first) * tables.doubles_per_frame();
+    piece.frames = count;
+    launch_build_pupil<Real>(pupil_.data() + field_offset, pupil_shape_, piece, nullptr, stream);
+    piece_fft_->forward(pupil_.data() + field_offset, spectrum_.data() + field_offset);
+    issue_intensity(key, first, count);
+    PSFSIM_CUDA_CHECK(cudaEventRecord(piece_ready_.get(), stream));
+    PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(copies, piece_ready_.get(), 0));
+    const std::size_t offset = static_cast<std::size_t>(first) * plan_.frame_elements();
+    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(host_frames_[key.slot].data() + offset,
+                                      device_frames_.data() + offset,
+                                      count * plan_.frame_bytes(), cudaMemcpyDeviceToHost,
+                                      copies));
+  }
+  PSFSIM_CUDA_CHECK(cudaEventRecord(copies_done_.get(), copies));  // join
+  PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(stream, copies_done_.get(), 0));
 }
 
 // Intensity of frames [first, first + count): into pinned host memory, or into the device

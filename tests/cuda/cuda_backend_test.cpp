@@ -289,6 +289,38 @@ TEST(CudaBackend, RepeatedAndPartialBatchesGiveIdenticalResults) {
   }
 }
 
+// A batch whose output is too large to write directly runs its whole pipeline in pieces
+// (overlapping copies); 21 frames make 4 pieces of 6, the last one short, so the last
+// piece's FFT runs past the batch. Every frame must still match the CPU, in both
+// precisions and with the per-frame sum normalization, and repeated calls must agree.
+TEST(CudaBackend, PiecedBatchMatchesCpu) {
+  SKIP_WITHOUT_CUDA();
+  std::vector<PhaseTerms> frames;
+  for (int i = 0; i < 21; ++i) {
+    std::vector<PhaseTerms> v = varied_frames();
+    PhaseTerms f = v[i % v.size()];
+    f.zernike.push_back({4, 0.05 * i - 0.5});
+    frames.push_back(f);
+  }
+  for (const Precision precision : {Precision::single, Precision::double_})
+    for (const Normalization n : {Normalization::peak, Normalization::sum}) {
+      const test::Case c = shape(128, 256, Grid::linspace, n);
+      SCOPED_TRACE(std::string(to_string(precision)) + " " + std::string(to_string(n)));
+      const auto gpu = test::compute_frames("cuda", c, frames, precision);
+      const auto cpu = test::compute_frames("cpu", c, frames, precision);
+      ASSERT_EQ(gpu.size(), frames.size());
+      for (std::size_t f = 0; f < frames.size(); ++f)
+        EXPECT_LE(test::relative_l2(gpu[f], cpu[f]), tolerance(precision)) << "frame " << f;
+    }
+  const test::Case c = shape(128, 256, Grid::centered, Normalization::peak);
+  const PsfPlan plan = test::plan_for(c, Precision::single, 21);
+  const auto backend = make_backend("cuda", plan);
+  const auto phases = compile_all(frames);
+  const auto first = bytes_of(backend->compute(phases), plan);
+  EXPECT_EQ(bytes_of(backend->compute(phases), plan), first);
+  EXPECT_NE(backend->fused_stages().find("pieces"), std::string::npos) << backend->fused_stages();
+}
+
 TEST(CudaBackend, RaisingTheDegreeBetweenCallsStaysCorrect) {
   SKIP_WITHOUT_CUDA();
   test::Case c = shape(64, 128, Grid::centered, Normalization::peak);
@@ -380,10 +412,13 @@ TEST(CudaBackend, ReportsStagesInOrder) {
 }
 
 // A batch's copies overlap the intensity of later pieces: all four stages, with a note.
+// With --stage-timing, a batch too large to write directly reports all four stages, its
+// copies overlapping the intensity of later pieces.
 TEST(CudaBackend, BatchCopiesOverlapIntensity) {
   SKIP_WITHOUT_CUDA();
-  const PsfPlan plan =
+  PsfPlan plan =
       test::plan_for(shape(256, 512, Grid::centered, Normalization::peak), Precision::single, 16);
+  plan.stage_timing = true;
   const auto backend = make_backend("cuda", plan);
   EXPECT_NE(backend->fused_stages().find("transfer"), std::string::npos);
   const std::vector<PhaseTerms> frames(16, mixed_terms());

@@ -19,7 +19,10 @@ struct PsfPlan {
   int threads = 0;          // CPU threads; 0 means all cores
   int device = 0;           // GPU index
   bool measure_fft = true;  // CPU: FFTW_MEASURE planning (false: FFTW_ESTIMATE, for quick tests)
-  std::string fftw_wisdom;  // CPU: wisdom file to import before and export after planning
+  std::string fftw_wisdom;
+  // GPU: time pupil, fft, intensity and transfer separately even where events between the
+  // stages cost as much as the stages (small sizes); the default fuses them for speed.
+  bool stage_timing = false;  // CPU: wisdom file to import before and export after planning
 
   [[nodiscard]] std::size_t frame_elements() const noexcept {
     return static_cast<std::size_t>(frame) * static_cast<std::size_t>(frame);
