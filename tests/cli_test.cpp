@@ -39,6 +39,8 @@ struct BadInput {
   std::string mention;  // the error line must contain this
 };
 
+void PrintTo(const BadInput& b, std::ostream* os) { *os << "psfsim " << b.args; }
+
 class CliRejects : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(CliRejects, WithExit2OneNamedLineAndNoFile) {

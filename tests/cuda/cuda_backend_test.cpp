@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,9 @@ struct CpuComparison {
   std::vector<PhaseTerms> frames;
   Precision precision;
 };
+
+// Readable parameters in gtest's and CTest's listings.
+void PrintTo(const CpuComparison& c, std::ostream* os) { *os << c.label << " " << to_string(c.precision); }
 
 class CudaMatchesCpu : public ::testing::TestWithParam<CpuComparison> {};
 
