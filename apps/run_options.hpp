@@ -36,6 +36,7 @@ struct RunOptions {
   std::string wisdom;
   int chunk_frames = 0;
   bool stage_timing = false;
+  std::string fft_effort = "measure";
 };
 
 void add_run_options(CLI::App& run, RunOptions& options);

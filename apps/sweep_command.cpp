@@ -54,6 +54,7 @@ std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backe
   t << "threads = " << o.threads << "\n";
   t << "device = " << o.device << "\n";
   if (o.stage_timing) t << "stage-timing = true\n";
+  t << "fft-effort = \"" << o.fft_effort << "\"\n";
   t << "output = \"" << o.output << "\"\n";
   return t.str();
 }
@@ -130,6 +131,9 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
       ->capture_default_str();
   sweep.add_option("--device", o.device, "GPU index")->type_name("D")->capture_default_str();
   sweep.add_option("--wisdom", o.wisdom, "FFTW wisdom file (CPU backend)")->type_name("FILE");
+  sweep.add_option("--fft-effort", o.fft_effort, "CPU: FFTW planning effort (as for run)")
+      ->check(CLI::IsMember({"estimate", "measure", "patient", "exhaustive"}))
+      ->capture_default_str();
   sweep.add_flag("--stage-timing", o.stage_timing,
                  "GPU: time each stage separately even for small sizes (costs time)");
   sweep.add_flag("--quiet", o.quiet, "Print only the table");
@@ -160,6 +164,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
     s.device = o.device;
     s.wisdom = o.wisdom;
     s.stage_timing = o.stage_timing;
+    s.fft_effort = *parse_fft_effort(o.fft_effort);
     s.output = o.output;
     s.frames = {terms};
     validate(s);

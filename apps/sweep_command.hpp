@@ -28,6 +28,7 @@ struct SweepOptions {
   std::string wisdom;
   bool quiet = false;
   bool stage_timing = false;
+  std::string fft_effort = "measure";
 };
 
 void add_sweep_options(CLI::App& sweep, SweepOptions& options);

@@ -115,14 +115,15 @@ def time_numpy(n, m, repeats, warm_heap, both=True):
 
 
 # ---------------------------------------------------------------------------------- psfsim
-def time_psfsim(psfsim, n, repeats, threads, workdir):
+def time_psfsim(psfsim, n, repeats, threads, workdir, effort):
     import h5py
     import numpy as np
 
     out = os.path.join(workdir, f"psfsim_{n}_{threads}.h5")
     cmd = [psfsim, "run", "--backend", "cpu", "--precision", "single", "--repeat", str(repeats),
            "--seidel", "2,1,1", "--samples", str(n), "--threads", str(threads),
-           "--wisdom", os.path.join(workdir, "psfsim.wisdom"),  # saves replanning wall time only
+           "--fft-effort", effort,
+           "--wisdom", os.path.join(workdir, f"psfsim-{effort}.wisdom"),  # planning paid once
            "-o", out, "--force", "--quiet"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
@@ -135,11 +136,11 @@ def time_psfsim(psfsim, n, repeats, threads, workdir):
 
 
 # ------------------------------------------------------------------------------------ FFTW
-def time_fftw(bench, m, threads, workdir):
-    cmd = [bench, f"--threads={threads}", f"--benchmark_filter=^c2c_float/{m}/",
+def time_fftw(bench, m, threads, workdir, effort):
+    cmd = [bench, f"--threads={threads}", f"--effort={effort}", f"--benchmark_filter=^c2c_float/{m}/",
            "--benchmark_format=json", "--benchmark_repetitions=5",
            "--benchmark_report_aggregates_only=true", "--benchmark_min_time=0.2",
-           f"--wisdom={os.path.join(workdir, 'fftw_bench.wisdom')}"]
+           f"--wisdom={os.path.join(workdir, f'fftw_bench-{effort}.wisdom')}"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"{' '.join(cmd)} exited with {r.returncode}:\n{r.stderr.strip()}")
@@ -222,6 +223,10 @@ def main():
                    help="skip the bare FFTW columns (when the benchmark is not built)")
     p.add_argument("--threads", type=int, default=os.cpu_count() or 1, metavar="T",
                    help="'all cores' thread count for psfsim and FFTW (default %(default)s)")
+    p.add_argument("--fft-effort", choices=["measure", "patient"], default="measure",
+                   help="FFTW planner effort for psfsim (--fft-effort) and the bare FFTW "
+                        "transform alike (default %(default)s); wisdom files keep planning "
+                        "out of the timings")
     p.add_argument("--quick", action="store_true", help="a third of the repeats: a rough look")
     p.add_argument("--no-default-malloc", action="store_true",
                    help="skip the extra NumPy complex64 column timed with glibc's default "
@@ -271,12 +276,12 @@ def main():
             np_fresh = None
             if not args.no_default_malloc:
                 np_fresh = time_numpy(n, m, np_reps, warm_heap=False, both=False)["complex64"]
-            ps1, _ = time_psfsim(args.psfsim, n, ps_reps, 1, work)
-            psT, used = time_psfsim(args.psfsim, n, ps_reps, T, work)
+            ps1, _ = time_psfsim(args.psfsim, n, ps_reps, 1, work, args.fft_effort)
+            psT, used = time_psfsim(args.psfsim, n, ps_reps, T, work, args.fft_effort)
             fw1 = fwT = None
             if not args.no_fftw:
-                fw1, fftw_context = time_fftw(args.fftw_bench, m, 1, work)
-                fwT, _ = time_fftw(args.fftw_bench, m, T, work)
+                fw1, fftw_context = time_fftw(args.fftw_bench, m, 1, work, args.fft_effort)
+                fwT, _ = time_fftw(args.fftw_bench, m, T, work, args.fft_effort)
             rows.append(dict(n=n, m=m, np64=numpy_info["float64"], np32=numpy_info["complex64"],
                              np_fresh=np_fresh, ps1=ps1, psT=psT, fw1=fw1, fwT=fwT, used=used,
                              reps=(np_reps, ps_reps)))
@@ -328,11 +333,11 @@ def main():
         f"unset; glibc malloc keeping freed memory ({warm}).",
         *(["- NumPy c64, default malloc: the same complex64 run with glibc's defaults, paying "
            "this VM's slow page faults on fresh temporaries."] if fresh_col else []),
-        "- psfsim: --backend cpu --precision single, median of /timings/total (in-process "
+        f"- psfsim: --backend cpu --precision single --fft-effort {args.fft_effort}, median of /timings/total (in-process "
         f"compute, no planning, no file write); the {T}-thread runs reported "
         f"{rows[-1]['used'] if rows else '?'} threads.",
         ("- FFTW: not measured (--no-fftw)." if args.no_fftw else
-         "- FFTW: psfsim_fftw_c2c_bench, in-place forward C2C float, FFTW_MEASURE, median of 5 "
+         f"- FFTW: psfsim_fftw_c2c_bench, in-place forward C2C float, FFTW_{args.fft_effort.upper()} (as psfsim), median of 5 "
          f"repetitions ({fftw_context.get('fftw_version', 'FFTW')})."),
         "- × = NumPy time / psfsim time. Repeats (NumPy, psfsim) per N: "
         + "; ".join(f"{r['n']}: {r['reps'][0]}, {r['reps'][1]}" for r in rows) + ".",

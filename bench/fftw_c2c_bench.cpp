@@ -28,6 +28,8 @@
 namespace {
 
 int g_threads = 1;
+unsigned g_planner = FFTW_MEASURE;  // --effort=measure|patient, as psfsim's --fft-effort
+const char* g_planner_name = "FFTW_MEASURE";
 std::string g_wisdom;  // optional FFTW wisdom file: MEASURE planning of 4096^2 takes a while
 
 // One traits struct per precision so that the benchmark body is written once.
@@ -40,7 +42,7 @@ struct Single {
   static void free(Complex* p) { fftwf_free(p); }
   static Plan plan(int m, Complex* d) {
     fftwf_plan_with_nthreads(g_threads);
-    return fftwf_plan_dft_2d(m, m, d, d, FFTW_FORWARD, FFTW_MEASURE);
+    return fftwf_plan_dft_2d(m, m, d, d, FFTW_FORWARD, g_planner);
   }
   static void execute(Plan p) { fftwf_execute(p); }
   static void destroy(Plan p) { fftwf_destroy_plan(p); }
@@ -55,7 +57,7 @@ struct Double {
   static void free(Complex* p) { fftw_free(p); }
   static Plan plan(int m, Complex* d) {
     fftw_plan_with_nthreads(g_threads);
-    return fftw_plan_dft_2d(m, m, d, d, FFTW_FORWARD, FFTW_MEASURE);
+    return fftw_plan_dft_2d(m, m, d, d, FFTW_FORWARD, g_planner);
   }
   static void execute(Plan p) { fftw_execute(p); }
   static void destroy(Plan p) { fftw_destroy_plan(p); }
@@ -169,6 +171,12 @@ void parse_own_flags(int& argc, char** argv) {
       g_threads = parse_threads(a.substr(10), "--threads");
     } else if (a == "--threads" && i + 1 < argc) {
       g_threads = parse_threads(argv[++i], "--threads");
+    } else if (a == "--effort=patient") {
+      g_planner = FFTW_PATIENT;
+      g_planner_name = "FFTW_PATIENT";
+    } else if (a == "--effort=measure") {
+      g_planner = FFTW_MEASURE;
+      g_planner_name = "FFTW_MEASURE";
     } else if (a.starts_with("--wisdom=")) {
       g_wisdom = std::string(a.substr(9));
     } else {
@@ -186,7 +194,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
     std::fprintf(stderr, "own flags: --threads=T (FFTW threads; default $PSFSIM_BENCH_THREADS "
-                         "or 1; 0: every core), --wisdom=FILE\n");
+                         "or 1; 0: every core), --effort=measure|patient, --wisdom=FILE\n");
     return 2;
   }
   fftw_init_threads();
@@ -198,7 +206,7 @@ int main(int argc, char** argv) {
   }
   benchmark::AddCustomContext("fftw_version", fftw_version);
   benchmark::AddCustomContext("fftw_threads", std::to_string(g_threads));
-  benchmark::AddCustomContext("fftw_planner", "FFTW_MEASURE, in-place, forward");
+  benchmark::AddCustomContext("fftw_planner", std::string(g_planner_name) + ", in-place, forward");
 
   for (int m = 128; m <= 4096; m *= 2) {
     benchmark::RegisterBenchmark("c2c_float", c2c<Single>)->Arg(m)->UseManualTime()

@@ -28,7 +28,7 @@ PsfPlan plan_for(const Case& c, Precision precision, int max_batch) {
   p.frame = c.crop > 0 ? c.crop : c.padded;
   p.max_batch = max_batch;
   p.threads = 0;
-  p.measure_fft = false;  // planning time is not what the tests check
+  p.fft_effort = FftEffort::estimate;  // planning time is not what the tests check
   return p;
 }
 

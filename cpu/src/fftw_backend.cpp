@@ -38,6 +38,16 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
+unsigned planner_flags(FftEffort effort) {
+  switch (effort) {
+    case FftEffort::estimate: return FFTW_ESTIMATE;
+    case FftEffort::measure: return FFTW_MEASURE;
+    case FftEffort::patient: return FFTW_PATIENT;
+    case FftEffort::exhaustive: return FFTW_EXHAUSTIVE;
+  }
+  return FFTW_MEASURE;
+}
+
 void init_fftw_threads_once() {
   static const bool done = [] {
     fftw_init_threads();
@@ -130,7 +140,7 @@ void FftwBackend<T>::make_plans() {
   const int k = plan_.frame;
   const int o = builder_.offset();
   Workspace<T>& ws = workspaces_.front();
-  const unsigned flags = plan_.measure_fft ? FFTW_MEASURE : FFTW_ESTIMATE;
+  const unsigned flags = planner_flags(plan_.fft_effort);
 
   std::lock_guard lock(fftw_planner_mutex());
   if (!plan_.fftw_wisdom.empty()) import_wisdom(plan_.fftw_wisdom);

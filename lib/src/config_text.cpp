@@ -54,6 +54,7 @@ std::string to_toml(const RunSpec& spec) {
   t << "repeat = " << spec.repeat << "\n";
   t << "threads = " << spec.threads << "\n";
   t << "device = " << spec.device << "\n";
+  t << "fft-effort = " << quoted(std::string(to_string(spec.fft_effort))) << "\n";
   if (spec.stage_timing) t << "stage-timing = true\n";
   if (spec.chunk_frames > 0) t << "chunk-frames = " << spec.chunk_frames << "\n";
   if (!spec.wisdom.empty()) t << "wisdom = " << quoted(spec.wisdom) << "\n";

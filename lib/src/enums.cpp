@@ -15,6 +15,23 @@ std::string_view to_string(Normalization n) noexcept {
   return "?";
 }
 
+std::string_view to_string(FftEffort e) noexcept {
+  switch (e) {
+    case FftEffort::estimate: return "estimate";
+    case FftEffort::measure: return "measure";
+    case FftEffort::patient: return "patient";
+    case FftEffort::exhaustive: return "exhaustive";
+  }
+  return "?";
+}
+
+std::optional<FftEffort> parse_fft_effort(std::string_view s) noexcept {
+  for (const FftEffort e : {FftEffort::estimate, FftEffort::measure, FftEffort::patient,
+                            FftEffort::exhaustive})
+    if (s == to_string(e)) return e;
+  return std::nullopt;
+}
+
 std::optional<Precision> parse_precision(std::string_view s) noexcept {
   if (s == "single") return Precision::single;
   if (s == "double") return Precision::double_;

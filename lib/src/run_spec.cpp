@@ -97,6 +97,7 @@ PsfPlan make_plan(const RunSpec& spec, int max_batch) {
   p.threads = spec.threads;
   p.device = spec.device;
   p.fftw_wisdom = spec.wisdom;
+  p.fft_effort = spec.fft_effort;
   p.stage_timing = spec.stage_timing;
   return p;
 }

@@ -18,7 +18,7 @@ struct PsfPlan {
   int max_batch = 1;        // most frames one compute() call receives
   int threads = 0;          // CPU threads; 0 means all cores
   int device = 0;           // GPU index
-  bool measure_fft = true;  // CPU: FFTW_MEASURE planning (false: FFTW_ESTIMATE, for quick tests)
+  FftEffort fft_effort = FftEffort::measure;  // CPU: FFTW planner effort
   std::string fftw_wisdom;
   // GPU: time pupil, fft, intensity and transfer separately even where events between the
   // stages cost as much as the stages (small sizes); the default fuses them for speed.

@@ -34,6 +34,7 @@ struct RunSpec {
   bool force = false;
   bool quiet = false;
   std::string wisdom;  // FFTW wisdom file, read before planning and updated after
+  FftEffort fft_effort = FftEffort::measure;
   int chunk_frames = 0;
   bool stage_timing = false;  // GPU: per-stage events even where they cost time  // frames per compute call; 0 picks about 256 MiB of output
   // How the frames were defined, as the user wrote it, for the effective configuration.
