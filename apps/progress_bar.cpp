@@ -12,8 +12,12 @@ ProgressBar::ProgressBar(std::size_t total_frames, bool enabled)
       start_(std::chrono::steady_clock::now()),
       last_draw_(start_) {}
 
-ProgressBar::~ProgressBar() {
+ProgressBar::~ProgressBar() { finish(); }
+
+void ProgressBar::finish() {
   if (drawn_) std::fputc('\n', stderr);
+  drawn_ = false;
+  enabled_ = false;
 }
 
 void ProgressBar::update(std::size_t done) {

@@ -13,6 +13,8 @@ class ProgressBar {
   ProgressBar& operator=(const ProgressBar&) = delete;
   ~ProgressBar();
   void update(std::size_t frames_done);
+  // Ends the line, so that what is printed next starts on its own.
+  void finish();
 
  private:
   std::size_t total_;

@@ -18,12 +18,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Frames per compute() call: about 256 MiB of output, so that memory stays bounded for any
-// B while each call is large enough to keep a GPU busy.
+// Frames per compute() call: at most 64 MiB of output and 4096 frames, so that memory stays
+// bounded for any B and the progress line moves, while each call is still large enough to
+// keep a GPU busy (1024 frames of 256 x 256 already run at the copy engine's speed).
 int chunk_frames(std::size_t batch, std::size_t frame_bytes) {
-  constexpr std::size_t target_bytes = std::size_t{256} << 20;
+  constexpr std::size_t target_bytes = std::size_t{64} << 20;
+  constexpr std::size_t max_frames = 4096;
   const std::size_t by_memory = std::max<std::size_t>(1, target_bytes / frame_bytes);
-  return static_cast<int>(std::min(batch, by_memory));
+  return static_cast<int>(std::min({batch, by_memory, max_frames}));
 }
 
 int table_degree(const std::vector<PhaseTerms>& frames) {
@@ -115,6 +117,7 @@ void execute_run(const RunSpec& spec, const std::string& command_line) {
     }
   }
   if (pending_write.valid()) pending_write.get();
+  progress.finish();
 
   const auto t0 = Clock::now();
   writer.write_parameters(spec.frames);

@@ -71,7 +71,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "FFTW wisdom file: read before planning, updated after (CPU backend)")
       ->type_name("FILE");
   run.add_option("--chunk-frames", o.chunk_frames,
-                 "Frames per compute call and per write (0: about 256 MiB of output)")
+                 "Frames per compute call and per write (0: at most 64 MiB of output and 4096 frames)")
       ->type_name("F")
       ->capture_default_str();
   run.add_flag("--stage-timing", o.stage_timing,

@@ -102,6 +102,8 @@ std::vector<BadInput> bad_inputs() {
       {"random_malformed", "run --random 4-15,0.1,10", "--random"},
       {"two_batch_sources", "run --vary Z4,0,1,3 --random 4-5,0.1,3,1", "at most one"},
       {"chunk_negative", "run --chunk-frames -1", "--chunk-frames"},
+      {"bad_fft_effort", "run --fft-effort hard", "--fft-effort"},
+      {"sweep_bad_fft_effort", "sweep --fft-effort hard", "--fft-effort"},
       {"sweep_bad_size", "sweep --sizes 64,1", "--samples 1"},
       {"sweep_bad_batch", "sweep --sizes 16 --batch 0", "--batch"},
       {"sweep_unknown_backend", "sweep --backends gpu", "--backends"},

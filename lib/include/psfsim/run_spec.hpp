@@ -35,8 +35,8 @@ struct RunSpec {
   bool quiet = false;
   std::string wisdom;  // FFTW wisdom file, read before planning and updated after
   FftEffort fft_effort = FftEffort::measure;
-  int chunk_frames = 0;
-  bool stage_timing = false;  // GPU: per-stage events even where they cost time  // frames per compute call; 0 picks about 256 MiB of output
+  int chunk_frames = 0;       // frames per compute call; 0: at most 64 MiB of output, 4096 frames
+  bool stage_timing = false;  // GPU: per-stage events even where they cost time
   // How the frames were defined, as the user wrote it, for the effective configuration.
   PhaseTerms fixed_terms;
   std::string vary;
