@@ -53,7 +53,6 @@ int main(int argc, char** argv) {
   sweep->fallthrough();
   sweep->allow_config_extras(CLI::config_extras_mode::error);
   psfsim::app::add_sweep_options(*sweep, sweep_options);
-  sweep->footer("Options can also be set in the [sweep] table of a config file (-c FILE).");
 
   CLI::App* info = app.add_subcommand(
       "info", "Version, backends compiled in, devices found, library versions");

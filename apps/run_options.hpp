@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "psfsim/run_spec.hpp"
+#include "pupil_options.hpp"
 
 namespace psfsim::app {
 
 // Raw values as CLI11 fills them; to_run_spec() turns them into a validated RunSpec.
 struct RunOptions {
+  PupilOptions pupil;
   std::string output;
   bool force = false;
   std::string backend = "auto";
@@ -20,23 +22,13 @@ struct RunOptions {
   int samples = 128;
   std::optional<double> pad_factor;
   std::optional<int> padded_size;
-  std::string grid = "centered";
-  std::vector<std::string> seidel;
-  std::vector<std::string> zernike;
-  double obscuration = 0.0;
-  std::string normalize = "peak";
   std::optional<int> crop;
   int repeat = 1;
-  int threads = 0;
-  int device = 0;
   std::string vary;
   std::string random;
   std::string frames;
   bool quiet = false;
-  std::string wisdom;
   int chunk_frames = 0;
-  bool stage_timing = false;
-  std::string fft_effort = "measure";
 };
 
 void add_run_options(CLI::App& run, RunOptions& options);

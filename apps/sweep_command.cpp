@@ -46,15 +46,17 @@ std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backe
   t << "batch = [" << join(o.batch) << "]\n";
   t << "repeat = " << o.repeat << "\n";
   if (o.crop) t << "crop = " << *o.crop << "\n";
-  t << "grid = \"" << o.grid << "\"\n";
-  if (!o.seidel.empty()) t << "seidel = " << quoted_list(o.seidel) << "\n";
-  if (!o.zernike.empty()) t << "zernike = " << quoted_list(o.zernike) << "\n";
-  t << "obscuration = " << o.obscuration << "\n";
-  t << "normalize = \"" << o.normalize << "\"\n";
-  t << "threads = " << o.threads << "\n";
-  t << "device = " << o.device << "\n";
-  if (o.stage_timing) t << "stage-timing = true\n";
-  t << "fft-effort = \"" << o.fft_effort << "\"\n";
+  const PupilOptions& p = o.pupil;
+  t << "grid = \"" << p.grid << "\"\n";
+  if (!p.seidel.empty()) t << "seidel = " << quoted_list(p.seidel) << "\n";
+  if (!p.zernike.empty()) t << "zernike = " << quoted_list(p.zernike) << "\n";
+  t << "obscuration = " << p.obscuration << "\n";
+  t << "normalize = \"" << p.normalize << "\"\n";
+  t << "threads = " << p.threads << "\n";
+  t << "device = " << p.device << "\n";
+  if (!p.wisdom.empty()) t << "wisdom = \"" << p.wisdom << "\"\n";
+  t << "fft-effort = \"" << p.fft_effort << "\"\n";
+  if (p.stage_timing) t << "stage-timing = true\n";
   t << "output = \"" << o.output << "\"\n";
   return t.str();
 }
@@ -114,29 +116,11 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
       ->type_name("R")
       ->capture_default_str();
   sweep.add_option("--crop", o.crop, "Keep the central K x K (where K <= M)")->type_name("K");
-  sweep.add_option("--grid", o.grid, "centered or linspace")
-      ->check(CLI::IsMember({"centered", "linspace"}))
-      ->capture_default_str();
-  sweep.add_option("--seidel", o.seidel, "l,m,W (repeatable; default 2,1,1: one wave of rho^2 cos)")
-      ->type_name("l,m,W");
-  sweep.add_option("--zernike", o.zernike, "j,c (repeatable)")->type_name("j,c");
-  sweep.add_option("--obscuration", o.obscuration, "Central obscuration ratio in [0, 1)")
-      ->type_name("E")
-      ->capture_default_str();
-  sweep.add_option("--normalize", o.normalize, "none, peak or sum")
-      ->check(CLI::IsMember({"none", "peak", "sum"}))
-      ->capture_default_str();
-  sweep.add_option("--threads", o.threads, "CPU threads (0: all cores)")
-      ->type_name("T")
-      ->capture_default_str();
-  sweep.add_option("--device", o.device, "GPU index")->type_name("D")->capture_default_str();
-  sweep.add_option("--wisdom", o.wisdom, "FFTW wisdom file (CPU backend)")->type_name("FILE");
-  sweep.add_option("--fft-effort", o.fft_effort, "CPU: FFTW planning effort (as for run)")
-      ->check(CLI::IsMember({"estimate", "measure", "patient", "exhaustive"}))
-      ->capture_default_str();
-  sweep.add_flag("--stage-timing", o.stage_timing,
-                 "GPU: time each stage separately even for small sizes (costs time)");
+  add_pupil_options(sweep, o.pupil);
   sweep.add_flag("--quiet", o.quiet, "Print only the table");
+  sweep.footer("Without --seidel or --zernike the pupil has one wave of rho^2 cos(phi) (2,1,1); "
+               "each frame of a batch adds a different defocus. Options can also be set in the "
+               "[sweep] table of a config file (-c FILE).");
 }
 
 void execute_sweep(const SweepOptions& o, const std::string& command_line) {
@@ -148,23 +132,14 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
   for (int b : o.batch)
     if (b < 1 || b > 1'000'000)
       throw InputError("--batch " + std::to_string(b) + ": must be between 1 and 1000000");
-  PhaseTerms terms;
-  for (const auto& t : o.seidel) terms.seidel.push_back(parse_seidel(t, "--seidel"));
-  for (const auto& t : o.zernike) terms.zernike.push_back(parse_zernike(t, "--zernike"));
-  if (o.seidel.empty() && o.zernike.empty()) terms.seidel.push_back({2, 1, 1.0});
+  PhaseTerms terms = parse_terms(o.pupil);
+  if (terms.seidel.empty() && terms.zernike.empty()) terms.seidel.push_back({2, 1, 1.0});
   std::vector<RunSpec> specs;
   for (int n : o.sizes) {
     RunSpec s;
     s.samples = n;
     s.pad_factor = o.pad_factor;
-    s.grid = *parse_grid(o.grid);
-    s.normalization = *parse_normalization(o.normalize);
-    s.obscuration = o.obscuration;
-    s.threads = o.threads;
-    s.device = o.device;
-    s.wisdom = o.wisdom;
-    s.stage_timing = o.stage_timing;
-    s.fft_effort = *parse_fft_effort(o.fft_effort);
+    apply(o.pupil, s);
     s.output = o.output;
     s.frames = {terms};
     validate(s);

@@ -6,9 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "pupil_options.hpp"
+
 namespace psfsim::app {
 
 struct SweepOptions {
+  PupilOptions pupil;  // without terms: one wave of rho^2 cos(phi)
   std::string output;
   bool force = false;
   std::vector<int> sizes{64, 128, 256, 512, 1024, 2048};
@@ -18,17 +21,7 @@ struct SweepOptions {
   std::vector<int> batch{1};
   int repeat = 20;
   std::optional<int> crop;
-  std::string grid = "centered";
-  std::vector<std::string> seidel;
-  std::vector<std::string> zernike;
-  double obscuration = 0.0;
-  std::string normalize = "peak";
-  int threads = 0;
-  int device = 0;
-  std::string wisdom;
   bool quiet = false;
-  bool stage_timing = false;
-  std::string fft_effort = "measure";
 };
 
 void add_sweep_options(CLI::App& sweep, SweepOptions& options);

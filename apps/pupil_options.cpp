@@ -1,0 +1,60 @@
+#include "pupil_options.hpp"
+
+namespace psfsim::app {
+
+void add_pupil_options(CLI::App& c, PupilOptions& o) {
+  c.add_option("--grid", o.grid, "centered: x_i = (i - N/2)*2/N; linspace: numpy.linspace(-1, 1, N)")
+      ->check(CLI::IsMember({"centered", "linspace"}))
+      ->capture_default_str();
+  c.add_option("--seidel", o.seidel,
+               "l,m,W: W waves of rho^l cos^m(phi), e.g. 2,1,1.0 or 4,0,0.25 (repeatable)")
+      ->type_name("l,m,W");
+  c.add_option("--zernike", o.zernike,
+               "j,c: c waves RMS of Noll Zernike j >= 1, e.g. 4,0.1 (repeatable)")
+      ->type_name("j,c");
+  c.add_option("--obscuration", o.obscuration, "Central obscuration ratio in [0, 1)")
+      ->type_name("E")
+      ->capture_default_str();
+  c.add_option("--normalize", o.normalize,
+               "none: |E|^2; peak: divide by (sum A)^2, the centre is the Strehl ratio; "
+               "sum: each frame sums to 1")
+      ->check(CLI::IsMember({"none", "peak", "sum"}))
+      ->capture_default_str();
+  c.add_option("--threads", o.threads, "CPU threads (0: all cores)")
+      ->type_name("T")
+      ->capture_default_str();
+  c.add_option("--device", o.device, "GPU index for the cuda backend")
+      ->type_name("D")
+      ->capture_default_str();
+  c.add_option("--fft-effort", o.fft_effort,
+               "CPU: FFTW planning effort; patient finds faster plans (at N = 128 about a "
+               "third less FFT time) but plans for seconds: pair it with --wisdom")
+      ->check(CLI::IsMember({"estimate", "measure", "patient", "exhaustive"}))
+      ->capture_default_str();
+  c.add_option("--wisdom", o.wisdom,
+               "FFTW wisdom file: read before planning, updated after (CPU backend)")
+      ->type_name("FILE");
+  c.add_flag("--stage-timing", o.stage_timing,
+             "GPU: time each stage separately even for small sizes, where the events cost as "
+             "much as the stages (default: small runs report one fused stage)");
+}
+
+PhaseTerms parse_terms(const PupilOptions& o) {
+  PhaseTerms terms;
+  for (const auto& t : o.seidel) terms.seidel.push_back(parse_seidel(t, "--seidel"));
+  for (const auto& t : o.zernike) terms.zernike.push_back(parse_zernike(t, "--zernike"));
+  return terms;
+}
+
+void apply(const PupilOptions& o, RunSpec& s) {
+  s.grid = *parse_grid(o.grid);
+  s.normalization = *parse_normalization(o.normalize);
+  s.obscuration = o.obscuration;
+  s.threads = o.threads;
+  s.device = o.device;
+  s.wisdom = o.wisdom;
+  s.fft_effort = *parse_fft_effort(o.fft_effort);
+  s.stage_timing = o.stage_timing;
+}
+
+}  // namespace psfsim::app

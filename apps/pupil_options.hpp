@@ -1,0 +1,32 @@
+#pragma once
+// The options `run` and `sweep` share: the pupil (grid, terms, aperture, normalization) and
+// how the machine computes it (threads, device, FFT planning, stage timing).
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "psfsim/run_spec.hpp"
+
+namespace psfsim::app {
+
+struct PupilOptions {
+  std::string grid = "centered";
+  std::vector<std::string> seidel;
+  std::vector<std::string> zernike;
+  double obscuration = 0.0;
+  std::string normalize = "peak";
+  int threads = 0;
+  int device = 0;
+  std::string wisdom;
+  std::string fft_effort = "measure";
+  bool stage_timing = false;
+};
+
+void add_pupil_options(CLI::App& command, PupilOptions& options);
+// The fixed phase terms; throws InputError naming --seidel or --zernike.
+[[nodiscard]] PhaseTerms parse_terms(const PupilOptions& options);
+// Copies everything but the terms into `spec`.
+void apply(const PupilOptions& options, RunSpec& spec);
+
+}  // namespace psfsim::app
