@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <numeric>
 #include <tuple>
 
@@ -57,7 +59,9 @@ TEST_P(NumpyReference, MatchesNumpyFloat64) {
   const auto reference = numpy_reference(c);
   const auto result = compute_frame(backend, c, precision);
   const double err = relative_l2(result, reference);
-  RecordProperty("relative_l2", std::to_string(err));
+  std::ostringstream text;
+  text << std::scientific << std::setprecision(3) << err;
+  RecordProperty("relative_l2", text.str());
   EXPECT_LT(err, tolerance(precision)) << "N=" << c.samples << " M=" << c.padded;
 }
 
