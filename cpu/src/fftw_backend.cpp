@@ -81,8 +81,9 @@ class FftwBackend final : public Backend {
 
  private:
   void make_plans();
-  // Threads inside one transform: measured on 2 cores, FFTW's threaded plans lose below
-  // M = 1024 (at M = 256: 530 us with 2 threads against 117 us with one).
+  // Threads inside one transform only from M = 1024: below, FFTW's threaded plans gained
+  // nothing on 2 cores (bench/cpu_vs_numpy.py, M = 256: 171-183 us with 2 threads against
+  // 125-179 us with one).
   [[nodiscard]] int fft_threads() const noexcept {
     return workers_ == 1 && plan_.padded >= 1024 ? threads_ : 1;
   }
@@ -145,8 +146,9 @@ void FftwBackend<T>::make_plans() {
   std::lock_guard lock(fftw_planner_mutex());
   if (!plan_.fftw_wisdom.empty()) import_wisdom(plan_.fftw_wisdom);
   FftwApi<T>::plan_with_nthreads(fft_threads());
-  // On 2 cores at M = 256 (float): columns in place 52 us + rows out of place 35 us, against
-  // 121 us for FFTW's own full 2D transform; out-of-place strided columns cost 300 us.
+  // bench/psfsim_fftw_pruned_layout compares the layouts; at M = 256 (float, one thread):
+  // columns in place then rows out of place 112 us, FFTW's full 2D 147 us, rows first then
+  // strided columns 144 us; strided columns out of place alone cost 310 us.
   std::complex<T>* pupil_columns = ws.field.data() + o;
   const fftw_iodim column_dim{m, m, m};
   const fftw_iodim column_loop{plan_.samples, 1, 1};
