@@ -45,9 +45,9 @@ constexpr std::size_t whole_graph_timing_limit = std::size_t{1024} * 1024;
 // intensities in up to this many pieces, each copied while the next is computed.
 constexpr int max_copy_pieces = 8;
 // Otherwise such a batch runs its whole pipeline (pupil, FFT, intensity) in this many
-// pieces, each piece's copy overlapping the next piece's computation: 202k against 182k
-// PSFs/s for 1024 full frames at N = 128, although the computation alone is a sixth slower
-// (a kernel tail per piece and stage), which is why --stage-timing keeps one piece per stage.
+// pieces, each piece's copy overlapping the next piece's computation: 198k against 183k
+// PSFs/s for 1024 full frames at N = 128 (bench/gpu-check.sh). Pieces add a kernel tail per
+// piece and stage, so --stage-timing, which reports the device-only stages, keeps one piece.
 constexpr int pipeline_pieces = 4;
 // Up to this many bytes read by all pupil blocks together, the kernel reads the phase
 // tables from pinned host memory rather than after a copy node (about 8 us).
