@@ -41,8 +41,9 @@ constexpr std::size_t direct_write_limit = std::size_t{4} << 20;
 // events around its launch. Event nodes between the stages add about 8 us to a single PSF
 // at N = 128, as much as the three stages take together, and 7% at N = 512.
 constexpr std::size_t whole_graph_timing_limit = std::size_t{1024} * 1024;
-// With --stage-timing, a batch whose output goes through the copy engine gets its
-// intensities in up to this many pieces, each copied while the next is computed.
+// Staged (--stage-timing, or a batch of fewer than 2 * pipeline_pieces frames), a batch whose
+// output goes through the copy engine gets its intensities in up to this many pieces, each
+// copied while the next is computed.
 constexpr int max_copy_pieces = 8;
 // Otherwise such a batch runs its whole pipeline (pupil, FFT, intensity) in this many
 // pieces, each piece's copy overlapping the next piece's computation: 198k against 183k
