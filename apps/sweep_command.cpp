@@ -76,7 +76,12 @@ void print_header() {
 }
 
 void print_row(const SweepRow& r) {
-  const auto us = [](double s) { return std::isnan(s) ? std::string("-") : std::to_string(s * 1e6).substr(0, std::to_string(s * 1e6).find('.') + 2); };
+  const auto us = [](double seconds) {
+    if (std::isnan(seconds)) return std::string("-");
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", seconds * 1e6);
+    return std::string(text);
+  };
   std::printf("%-7s %-6s %6d %6d %6d %6d | %10s %10s %10s %10s | %10s %10s %10s | %12.0f\n",
               r.backend.c_str(), r.precision.c_str(), r.samples, r.padded_size, r.batch, r.crop,
               us(r.pupil).c_str(), us(r.fft).c_str(), us(r.intensity).c_str(),
@@ -132,6 +137,8 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
   for (int b : o.batch)
     if (b < 1 || b > 1'000'000)
       throw InputError("--batch " + std::to_string(b) + ": must be between 1 and 1000000");
+  if (o.crop && *o.crop < 1)
+    throw InputError("--crop " + std::to_string(*o.crop) + ": must be >= 1");
   PhaseTerms terms = parse_terms(o.pupil);
   if (terms.seidel.empty() && terms.zernike.empty()) terms.seidel.push_back({2, 1, 1.0});
   std::vector<RunSpec> specs;
@@ -143,8 +150,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
     s.output = o.output;
     s.frames = {terms};
     validate(s);
-    s.crop = o.crop && *o.crop <= geometry(s).padded ? o.crop : std::nullopt;
-    if (o.crop && *o.crop < 1) throw InputError("--crop " + std::to_string(*o.crop) + ": must be >= 1");
+    s.crop = o.crop && *o.crop <= geometry(s).padded ? o.crop : std::nullopt;  // smaller M: full
     specs.push_back(s);
   }
   check_output_path(o.output, o.force);
