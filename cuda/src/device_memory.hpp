@@ -10,24 +10,25 @@
 
 namespace psfsim::cuda {
 
-template <typename T>
-class DeviceBuffer {
+// One owning buffer; `Memory` says where it lives (allocate and release).
+template <typename T, typename Memory>
+class CudaBuffer {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count > 0) PSFSIM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
+  CudaBuffer() = default;
+  explicit CudaBuffer(std::size_t count) : count_(count) {
+    if (count > 0) Memory::allocate(reinterpret_cast<void**>(&data_), bytes());
   }
-  DeviceBuffer(DeviceBuffer&& other) noexcept
+  CudaBuffer(CudaBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+  CudaBuffer& operator=(CudaBuffer&& other) noexcept {
     std::swap(data_, other.data_);
     std::swap(count_, other.count_);
     return *this;
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() {
-    if (data_ != nullptr) cudaFree(data_);
+  CudaBuffer(const CudaBuffer&) = delete;
+  CudaBuffer& operator=(const CudaBuffer&) = delete;
+  ~CudaBuffer() {
+    if (data_ != nullptr) Memory::release(data_);
   }
 
   [[nodiscard]] T* data() const noexcept { return data_; }
@@ -37,38 +38,26 @@ class DeviceBuffer {
  private:
   T* data_ = nullptr;
   std::size_t count_ = 0;
+};
+
+struct DeviceMemory {
+  static void allocate(void** p, std::size_t bytes) { PSFSIM_CUDA_CHECK(cudaMalloc(p, bytes)); }
+  static void release(void* p) noexcept { cudaFree(p); }
 };
 
 // Page-locked host memory: the only kind a device-to-host copy runs at full speed into,
 // and the only kind a captured graph may copy from or into.
-template <typename T>
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t count) : count_(count) {
-    if (count > 0) PSFSIM_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), bytes()));
+struct PinnedHostMemory {
+  static void allocate(void** p, std::size_t bytes) {
+    PSFSIM_CUDA_CHECK(cudaMallocHost(p, bytes));
   }
-  PinnedBuffer(PinnedBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
-    std::swap(data_, other.data_);
-    std::swap(count_, other.count_);
-    return *this;
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  ~PinnedBuffer() {
-    if (data_ != nullptr) cudaFreeHost(data_);
-  }
-
-  [[nodiscard]] T* data() const noexcept { return data_; }
-  [[nodiscard]] std::size_t size() const noexcept { return count_; }
-  [[nodiscard]] std::size_t bytes() const noexcept { return count_ * sizeof(T); }
-
- private:
-  T* data_ = nullptr;
-  std::size_t count_ = 0;
+  static void release(void* p) noexcept { cudaFreeHost(p); }
 };
+
+template <typename T>
+using DeviceBuffer = CudaBuffer<T, DeviceMemory>;
+template <typename T>
+using PinnedBuffer = CudaBuffer<T, PinnedHostMemory>;
 
 // The address kernels use to read or write pinned host memory directly over the bus (the
 // host address itself under unified addressing, asked for rather than assumed).
