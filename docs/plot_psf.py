@@ -11,25 +11,13 @@ import os
 import re
 import sys
 
-PROG = os.path.basename(sys.argv[0])
-FLOOR = 1e-8  # log-scale floor relative to the maximum: the Airy rings stay visible to ~1e-7
+from plot_common import PROG, fail, open_dataset_file, text  # beside this script
 
-
-def fail(message):
-    print(f"{PROG}: error: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-try:
-    import h5py
-    import numpy as np
-    import matplotlib
-except ImportError as e:
-    fail(f"{e.name} is not importable by {sys.executable}; on Debian run the script with "
-         "/usr/bin/python3 (python3-numpy, python3-h5py, python3-matplotlib)")
-
-matplotlib.use("Agg")  # files only: no display is needed or assumed
+import h5py  # noqa: E402  (plot_common has checked that these import)
+import numpy as np  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
+
+FLOOR = 1e-8  # log-scale floor relative to the maximum: the Airy rings stay visible to ~1e-7
 
 
 def parse_args():
@@ -93,24 +81,13 @@ def radial_profile(frame, centre):
     return np.arange(r_max + 1), profile
 
 
-def decode(value):
-    return value.decode() if isinstance(value, bytes) else value
-
-
 def main():
     args = parse_args()
     if args.extent is not None and not args.extent > 0:
         fail(f"--extent {args.extent}: must be a positive number of lambda/D")
-    if not os.path.exists(args.file):
-        fail(f"{args.file}: no such file")
-    try:
-        f = h5py.File(args.file, "r")
-    except OSError as e:
-        fail(f"{args.file}: not a readable HDF5 file ({e})")
+    f = open_dataset_file(args.file, "psf", "a psfsim sweep file holds timings only; plot it "
+                          "with docs/plot_sweep.py")
     with f:
-        if "psf" not in f or not isinstance(f["psf"], h5py.Dataset):
-            fail(f"{args.file}: no /psf dataset (a psfsim sweep file holds timings only; "
-                 "plot it with docs/plot_sweep.py)")
         dset = f["psf"]
         if dset.ndim == 2:  # tolerate a single frame stored without the batch axis
             count, read = 1, (lambda i: dset[()])
@@ -143,11 +120,11 @@ def main():
             scale, unit = 1.0, "pixels"
         else:
             unit = r"$\lambda/D$"
-        normalization = decode(attrs.get("normalization", "?"))
+        normalization = text(attrs.get("normalization", "?"))
         data = [np.asarray(read(i), dtype=np.float64) for i in frames]
         params = read_parameters(f, frames)
         header = ", ".join(
-            f"{key} {decode(attrs[key])}" for key in ("samples", "padded_size", "precision",
+            f"{key} {text(attrs[key])}" for key in ("samples", "padded_size", "precision",
                                                       "backend", "normalization")
             if key in attrs)
 

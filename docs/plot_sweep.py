@@ -9,28 +9,14 @@ crossover marked, and, when the sweep has several batch sizes, PSFs/s against th
 import argparse
 import math
 import os
-import sys
 
-PROG = os.path.basename(sys.argv[0])
-REQUIRED = ("backend", "precision", "samples", "batch", "total_median_s")
+from plot_common import PROG, fail, open_dataset_file, text  # beside this script
 
-
-def fail(message):
-    print(f"{PROG}: error: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-try:
-    import h5py
-    import numpy as np
-    import matplotlib
-except ImportError as e:
-    fail(f"{e.name} is not importable by {sys.executable}; on Debian run the script with "
-         "/usr/bin/python3 (python3-numpy, python3-h5py, python3-matplotlib)")
-
-matplotlib.use("Agg")  # files only: no display is needed or assumed
+import numpy as np  # noqa: E402  (plot_common has checked that these import)
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import LogFormatter, NullFormatter  # noqa: E402
+
+REQUIRED = ("backend", "precision", "samples", "batch", "total_median_s")
 
 BACKEND_COLOURS = {"cpu": "tab:blue", "cuda": "tab:green"}
 BACKEND_MAPS = {"cpu": "Blues", "cuda": "Greens"}
@@ -49,12 +35,6 @@ def parse_args():
                         "follows the extension (png, pdf, svg)")
     p.add_argument("--dpi", type=int, default=110, help="resolution of raster output (default 110)")
     return p.parse_args()
-
-
-def text(value):
-    if isinstance(value, bytes):
-        value = value.decode(errors="replace")
-    return str(value).rstrip("\x00").strip()
 
 
 def seconds_label(t, _pos=None):
@@ -94,16 +74,9 @@ def log_axis_labels(axis, label):
 
 
 def read_rows(path):
-    if not os.path.exists(path):
-        fail(f"{path}: no such file")
-    try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        fail(f"{path}: not a readable HDF5 file ({e})")
+    f = open_dataset_file(path, "sweep", "a file from psfsim run holds /psf; plot it with "
+                          "docs/plot_psf.py")
     with f:
-        if "sweep" not in f or not isinstance(f["sweep"], h5py.Dataset):
-            fail(f"{path}: no /sweep table (a file from psfsim run holds /psf; plot it with "
-                 "docs/plot_psf.py)")
         table = f["sweep"][()]
         info = {k: text(f.attrs[k]) for k in ("psfsim_version", "device", "created_utc")
                 if k in f.attrs}
