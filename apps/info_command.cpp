@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "psfsim/backend_registry.hpp"
+#include "psfsim/builtin_backends.hpp"
 #include "psfsim/build_config.hpp"
 
 namespace psfsim::app {

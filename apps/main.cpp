@@ -30,7 +30,6 @@ int main(int argc, char** argv) {
                                         PSFSIM_GIT_COMMIT + ")");
   // Config on the main app plus fallthrough() on the subcommands: `psfsim run -c f.toml`
   // then reads the [run] table (a config option on a subcommand is ignored by CLI11 2.1).
-  std::string config_file;
   app.set_config("-c,--config", "", "TOML config file; its [run] and [sweep] tables hold those commands' options")
       ->type_name("FILE");
   app.allow_config_extras(CLI::config_extras_mode::error);

@@ -1,5 +1,6 @@
 #include "run_options.hpp"
 
+#include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
 
@@ -9,8 +10,14 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("-o,--output", o.output, "HDF5 file to write (appears only when complete)")
       ->type_name("FILE");
   run.add_flag("--force", o.force, "Overwrite an existing output file");
-  run.add_option("--backend", o.backend, "cpu, cuda, or auto (cuda when a usable GPU exists)")
-      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+  const BackendRegistry& registry = builtin_backends();
+  std::vector<std::string> choices = registry.names();
+  std::string order;
+  for (const auto& n : choices) order += (order.empty() ? "" : ", then ") + n;
+  choices.push_back("auto");
+  run.add_option("--backend", o.backend,
+                 registry.summaries() + "; auto: the first usable of " + order)
+      ->check(CLI::IsMember(choices))
       ->capture_default_str();
   run.add_option("--precision", o.precision, "Arithmetic and stored precision")
       ->check(CLI::IsMember({"single", "double"}))

@@ -6,11 +6,12 @@
 #include <limits>
 #include <sstream>
 
-#include "psfsim/backend_registry.hpp"
+#include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
+#include "psfsim/number_text.hpp"
 #include "psfsim/output_path.hpp"
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/psf_run.hpp"
 #include "psfsim/run_spec.hpp"
 #include "psfsim/sweep_file_writer.hpp"
 #include "psfsim/timing_log.hpp"
@@ -23,41 +24,41 @@ constexpr double not_a_stage = std::numeric_limits<double>::quiet_NaN();
 // Untimed calls before the measured ones: plan upload, caches, page faults, GPU clocks.
 constexpr int warmup_calls = 3;
 
-template <typename T>
-std::string join(const std::vector<T>& values) {
-  std::ostringstream s;
-  for (std::size_t i = 0; i < values.size(); ++i) s << (i ? ", " : "") << values[i];
-  return s.str();
-}
-
-std::string quoted_list(const std::vector<std::string>& values) {
+std::string toml_array(const std::vector<int>& values) {
   std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", \"" : "\"") + values[i] + "\"";
+  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
   return out + "]";
 }
 
+std::string toml_array(const std::vector<std::string>& values) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + toml_string(values[i]);
+  return out + "]";
+}
+
+// The effective [sweep] table, in the form `psfsim sweep -c` reads back.
 std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backends) {
   std::ostringstream t;
   t << "[sweep]\n";
-  t << "sizes = [" << join(o.sizes) << "]\n";
-  t << "pad-factor = " << o.pad_factor << "\n";
-  t << "backends = " << quoted_list(backends) << "\n";
-  t << "precisions = " << quoted_list(o.precisions) << "\n";
-  t << "batch = [" << join(o.batch) << "]\n";
+  t << "sizes = " << toml_array(o.sizes) << "\n";
+  t << "pad-factor = " << format_number(o.pad_factor) << "\n";
+  t << "backends = " << toml_array(backends) << "\n";
+  t << "precisions = " << toml_array(o.precisions) << "\n";
+  t << "batch = " << toml_array(o.batch) << "\n";
   t << "repeat = " << o.repeat << "\n";
   if (o.crop) t << "crop = " << *o.crop << "\n";
   const PupilOptions& p = o.pupil;
-  t << "grid = \"" << p.grid << "\"\n";
-  if (!p.seidel.empty()) t << "seidel = " << quoted_list(p.seidel) << "\n";
-  if (!p.zernike.empty()) t << "zernike = " << quoted_list(p.zernike) << "\n";
-  t << "obscuration = " << p.obscuration << "\n";
-  t << "normalize = \"" << p.normalize << "\"\n";
+  t << "grid = " << toml_string(p.grid) << "\n";
+  if (!p.seidel.empty()) t << "seidel = " << toml_array(p.seidel) << "\n";
+  if (!p.zernike.empty()) t << "zernike = " << toml_array(p.zernike) << "\n";
+  t << "obscuration = " << format_number(p.obscuration) << "\n";
+  t << "normalize = " << toml_string(p.normalize) << "\n";
   t << "threads = " << p.threads << "\n";
   t << "device = " << p.device << "\n";
-  if (!p.wisdom.empty()) t << "wisdom = \"" << p.wisdom << "\"\n";
-  t << "fft-effort = \"" << p.fft_effort << "\"\n";
+  if (!p.wisdom.empty()) t << "wisdom = " << toml_string(p.wisdom) << "\n";
+  t << "fft-effort = " << toml_string(p.fft_effort) << "\n";
   if (p.stage_timing) t << "stage-timing = true\n";
-  t << "output = \"" << o.output << "\"\n";
+  t << "output = " << toml_string(o.output) << "\n";
   return t.str();
 }
 
@@ -102,12 +103,15 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
   sweep.add_option("--pad-factor", o.pad_factor, "Q >= 1: M = round(Q*N)")
       ->type_name("Q")
       ->capture_default_str();
+  const BackendRegistry& registry = builtin_backends();
+  std::string names;
+  for (const auto& n : registry.names()) names += (names.empty() ? "" : ",") + n;
   sweep.add_option("--backends", o.backends,
-                   "Backends to time (default: every one compiled in); unusable ones are "
-                   "reported and skipped")
+                   "Backends to time (default: every one compiled in; unusable ones are "
+                   "reported and skipped). " + registry.summaries())
       ->delimiter(',')
-      ->check(CLI::IsMember({"cpu", "cuda"}))
-      ->type_name("cpu,cuda");
+      ->check(CLI::IsMember(registry.names()))
+      ->type_name(names);
   sweep.add_option("--precisions", o.precisions, "single, double or both")
       ->delimiter(',')
       ->check(CLI::IsMember({"single", "double"}))
@@ -150,6 +154,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
     s.output = o.output;
     s.frames = {terms};
     validate(s);
+    (void)make_plan(s, 1);  // refuses an aperture without samples
     s.crop = o.crop && *o.crop <= geometry(s).padded ? o.crop : std::nullopt;  // smaller M: full
     specs.push_back(s);
   }
@@ -171,27 +176,25 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
       for (RunSpec spec : specs)
         for (int b : o.batch) {
           spec.precision = *parse_precision(precision_name);
-          const Geometry g = geometry(spec);
-          PsfPlan plan = make_plan(spec, b);
-          std::unique_ptr<Backend> backend;
+          // Real, distinct frames (SPEC §5: each frame of a batch a different defocus),
+          // computed B at a time, R timed repeats after the warm-up.
+          spec.frames = b == 1 ? std::vector<PhaseTerms>{terms}
+                               : expand(terms, VarySpec{TermId{true, 4, 0, 0}, -0.5, 0.5, b});
+          spec.chunk_frames = b;
+          spec.repeat = o.repeat;
+          spec.backend = name;
+          std::unique_ptr<PsfRun> run;
           try {
-            backend = entry->create(plan);
+            run = std::make_unique<PsfRun>(spec, builtin_backends());
           } catch (const InputError& e) {  // too large for this machine: report, go on
             std::fprintf(stderr, "psfsim: sweep: skipping %s %s N=%d B=%d: %s\n", name.c_str(),
-                         precision_name.c_str(), g.samples, b, e.what());
+                         precision_name.c_str(), spec.samples, b, e.what());
             continue;
           }
-          // Real, distinct frames (SPEC §5: each frame of a batch a different defocus).
-          const std::vector<PhaseTerms> frames =
-              b == 1 ? std::vector<PhaseTerms>{terms}
-                     : expand(terms, VarySpec{TermId{true, 4, 0, 0}, -0.5, 0.5, b});
-          int degree = 0;
-          for (const auto& f : frames) degree = std::max(degree, required_degree(f));
-          std::vector<PhasePolynomial> phases;
-          for (const auto& f : frames) phases.push_back(compile_phase(f, degree));
-          for (int w = 0; w < warmup_calls; ++w) (void)backend->compute(phases);
-          TimingLog log;
-          for (int r = 0; r < o.repeat; ++r) log.record(backend->compute(phases).times, true);
+          run->warm_up(warmup_calls);
+          DiscardSink discard;
+          const TimingLog log = run->execute(discard);
+          const Geometry& g = run->geometry();
           SweepRow row;
           row.backend = name;
           row.precision = precision_name;

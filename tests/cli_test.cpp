@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "psfsim/backend_registry.hpp"
+#include "psfsim/builtin_backends.hpp"
 #include "test_support.hpp"
 
 namespace psfsim::test {

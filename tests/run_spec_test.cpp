@@ -75,9 +75,6 @@ TEST(RunSpec, RejectsEachBadValueWithItsOptionName) {
   s.threads = -1;
   expect_rejected(s, "--threads");
   s = valid();
-  s.output.clear();
-  expect_rejected(s, "--output");
-  s = valid();
   s.pad_factor = 2.0;
   s.padded_size = 256;
   expect_rejected(s, "--padded-size");

@@ -10,8 +10,9 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "psfsim/backend_registry.hpp"
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/builtin_backends.hpp"
+#include "psfsim/frame_collector.hpp"
+#include "psfsim/psf_run.hpp"
 #include "psfsim/pupil_math.hpp"
 
 namespace psfsim::test {
@@ -29,7 +30,7 @@ PsfPlan plan_for(const Case& c, Precision precision, int max_batch) {
   p.max_batch = max_batch;
   p.threads = 0;
   p.fft_effort = FftEffort::estimate;  // planning time is not what the tests check
-  return p;
+  return with_pupil_facts(std::move(p));
 }
 
 std::string skip_reason(const std::string& backend) {
@@ -38,24 +39,35 @@ std::string skip_reason(const std::string& backend) {
   return e->unusable_reason();
 }
 
+RunSpec spec_for(const std::string& backend, const Case& c, Precision precision) {
+  RunSpec s;
+  s.backend = backend;
+  s.samples = c.samples;
+  s.padded_size = c.padded;
+  s.grid = c.grid;
+  s.precision = precision;
+  s.normalization = c.normalization;
+  s.obscuration = c.obscuration;
+  if (c.crop > 0) s.crop = c.crop;
+  s.fft_effort = FftEffort::estimate;
+  s.frames = {c.terms};
+  return s;
+}
+
 std::vector<std::vector<double>> compute_frames(const std::string& backend, const Case& c,
                                                 const std::vector<PhaseTerms>& frames,
                                                 Precision precision) {
-  const BackendEntry* e = builtin_backends().find(backend);
-  if (e == nullptr) throw std::runtime_error("no backend " + backend);
-  int degree = 0;
-  for (const auto& f : frames) degree = std::max(degree, required_degree(f));
-  std::vector<PhasePolynomial> phases;
-  for (const auto& f : frames) phases.push_back(compile_phase(f, degree));
-  const auto b = e->create(plan_for(c, precision, static_cast<int>(frames.size())));
-  const FrameBlock block = b->compute(phases);
-  const std::size_t n = b->plan().frame_elements();
-  std::vector<std::vector<double>> out(block.frames, std::vector<double>(n));
-  for (std::size_t f = 0; f < block.frames; ++f)
-    for (std::size_t i = 0; i < n; ++i)
-      out[f][i] = precision == Precision::single
-                      ? static_cast<const float*>(block.data)[f * n + i]
-                      : static_cast<const double*>(block.data)[f * n + i];
+  RunSpec spec = spec_for(backend, c, precision);
+  spec.frames = frames;
+  spec.chunk_frames = static_cast<int>(frames.size());  // one backend call, as before
+  PsfRun run(spec, builtin_backends());
+  FrameCollector collected;
+  (void)run.execute(collected);
+  std::vector<std::vector<double>> out;
+  for (std::size_t f = 0; f < collected.frames(); ++f) {
+    const auto frame = collected.frame(f);
+    out.emplace_back(frame.begin(), frame.end());
+  }
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "psfsim/phase_terms.hpp"
 #include "psfsim/psf_plan.hpp"
+#include "psfsim/run_spec.hpp"
 
 namespace psfsim {
 // Readable test parameters in gtest output.
@@ -25,7 +26,10 @@ struct Case {
   int crop = 0;  // 0: the full M x M frame
 };
 
+// A backend's plan for `c`, pupil facts included.
 [[nodiscard]] PsfPlan plan_for(const Case& c, Precision precision, int max_batch = 1);
+// The run specification of `c` on `backend` (one frame: c.terms).
+[[nodiscard]] RunSpec spec_for(const std::string& backend, const Case& c, Precision precision);
 // Empty string when `backend` can run here, else why not (for GTEST_SKIP).
 [[nodiscard]] std::string skip_reason(const std::string& backend);
 // One frame from the named backend, widened to double.

@@ -19,8 +19,6 @@ template <>
 struct FftwApi<float> {
   using plan_t = fftwf_plan;
   using complex_t = fftwf_complex;
-  static void* malloc(std::size_t bytes) { return fftwf_malloc(bytes); }
-  static void free(void* p) { fftwf_free(p); }
   static plan_t plan_guru(int rank, const fftw_iodim* dims, int howmany_rank,
                           const fftw_iodim* howmany, std::complex<float>* in,
                           std::complex<float>* out, unsigned flags) {
@@ -39,8 +37,6 @@ template <>
 struct FftwApi<double> {
   using plan_t = fftw_plan;
   using complex_t = fftw_complex;
-  static void* malloc(std::size_t bytes) { return fftw_malloc(bytes); }
-  static void free(void* p) { fftw_free(p); }
   static plan_t plan_guru(int rank, const fftw_iodim* dims, int howmany_rank,
                           const fftw_iodim* howmany, std::complex<double>* in,
                           std::complex<double>* out, unsigned flags) {

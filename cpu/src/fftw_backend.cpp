@@ -110,7 +110,7 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
       threads_(plan.threads > 0 ? plan.threads : all_cores()),
       workers_(std::max(1, std::min(threads_, plan.max_batch))),
       first_row_(pupil::crop_start(plan.padded, plan.frame)),
-      peak_scale_(1.0 / (builder_.aperture_sum() * builder_.aperture_sum())) {
+      peak_scale_(plan.pupil_facts().peak_scale) {
   if (plan_.max_batch == 1) workers_ = 1;
   const std::size_t m = plan_.padded;
   const std::size_t k = plan_.frame;
@@ -202,7 +202,7 @@ void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws,
 template <typename T>
 FrameBlock FftwBackend<T>::compute(std::span<const PhasePolynomial> frames) {
   if (frames.empty() || frames.size() > static_cast<std::size_t>(plan_.max_batch))
-    throw RuntimeFailure("cpu backend: " + std::to_string(frames.size()) +
+    throw InputError("cpu backend: " + std::to_string(frames.size()) +
                          " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
   const auto start = Clock::now();
   T* out = outputs_[next_output_].data();
@@ -243,6 +243,7 @@ std::string fftw_version_line() { return std::string("FFTW ") + fftw_version; }
 BackendEntry backend_entry() {
   BackendEntry e;
   e.name = "cpu";
+  e.summary = "FFTW on this machine's cores";
   e.unusable_reason = [] { return std::string(); };
   e.create = [](const PsfPlan& plan) -> std::unique_ptr<Backend> {
     if (plan.precision == Precision::single) return std::make_unique<FftwBackend<float>>(plan);

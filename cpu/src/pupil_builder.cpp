@@ -1,10 +1,7 @@
 #include "pupil_builder.hpp"
 
 #include <algorithm>
-#include <stdexcept>
-#include <string>
 
-#include "psfsim/pupil_math.hpp"
 #include "pupil_row_kernel.hpp"
 
 namespace psfsim::cpu {
@@ -38,46 +35,11 @@ PupilRowKernel<T> best_pupil_row_kernel() {
 template PupilRowKernel<float> best_pupil_row_kernel<float>();
 template PupilRowKernel<double> best_pupil_row_kernel<double>();
 
-const char* best_pupil_row_isa() {
-  return isa == Isa::avx512 ? "avx512" : (isa == Isa::avx2 ? "avx2" : "generic");
-}
-
 PupilBuilder::PupilBuilder(const PsfPlan& plan)
-    : samples_(plan.samples),
+    : facts_((static_cast<void>(plan.pupil_facts()), plan.pupil)),  // refuses a plan without
+      samples_(plan.samples),
       padded_(plan.padded),
-      offset_(pupil::pad_offset(plan.samples, plan.padded)),
-      x_(plan.samples),
-      shift_(plan.samples),
-      spans_(plan.samples) {
-  for (int i = 0; i < samples_; ++i) {
-    x_[i] = pupil::coordinate(i, samples_, plan.grid);
-    shift_[i] = pupil::shift_waves(offset_ + i, padded_);
-  }
-  for (int r = 0; r < samples_; ++r) {
-    std::vector<bool> inside_disk(samples_), inside(samples_);
-    for (int c = 0; c < samples_; ++c) {
-      const double rho = pupil::radius(x_[c], x_[r]);
-      inside_disk[c] = rho <= 1.0;
-      inside[c] = pupil::inside_aperture(rho, plan.obscuration);
-      aperture_sum_ += inside[c] ? 1 : 0;
-    }
-    ApertureSpan& s = spans_[r];
-    const auto first_in = std::find(inside_disk.begin(), inside_disk.end(), true);
-    s.lo = static_cast<int>(first_in - inside_disk.begin());
-    s.hi = s.lo + static_cast<int>(std::count(inside_disk.begin(), inside_disk.end(), true));
-    s.obscured_lo = s.obscured_hi = s.lo;
-    for (int c = s.lo; c < s.hi; ++c)
-      if (!inside[c]) {
-        if (s.obscured_hi == s.lo) s.obscured_lo = c;
-        s.obscured_hi = c + 1;
-      }
-    for (int c = 0; c < samples_; ++c) {  // the spans must reproduce the exact test
-      const bool in_span = c >= s.lo && c < s.hi && !(c >= s.obscured_lo && c < s.obscured_hi);
-      if (in_span != inside[c])
-        throw std::logic_error("aperture row " + std::to_string(r) + " is not a span");
-    }
-  }
-}
+      offset_(facts_->offset) {}
 
 template <typename T>
 void PupilBuilder::build(const PhasePolynomial& phase, std::complex<T>* field,
@@ -110,8 +72,8 @@ void PupilBuilder::build_rows(const PhasePolynomial& phase, std::complex<T>* fie
   row.plain = phase.plain.data();
   row.with_rho = phase.uses_rho() ? phase.with_rho.data() : nullptr;
   row.stride = stride;
-  row.x = x_.data();
-  row.col_shift = shift_.data();
+  row.x = facts_->coordinates.data();
+  row.col_shift = facts_->shift_waves.data() + offset_;
   row.n = n;
   row.phase = s.phase.data();
   row.rho = s.rho.data();
@@ -121,12 +83,13 @@ void PupilBuilder::build_rows(const PhasePolynomial& phase, std::complex<T>* fie
   const PupilRowKernel<T> kernel = best_pupil_row_kernel<T>();
 
   for (int r = first; r < last; ++r) {
-    row.y = x_[r];
-    row.row_shift = shift_[r];
-    row.lo = spans_[r].lo;
-    row.hi = spans_[r].hi;
-    row.obscured_lo = spans_[r].obscured_lo;
-    row.obscured_hi = spans_[r].obscured_hi;
+    const ApertureSpan& span = facts_->spans[r];
+    row.y = facts_->coordinates[r];
+    row.row_shift = facts_->shift_waves[offset_ + r];
+    row.lo = span.lo;
+    row.hi = span.hi;
+    row.obscured_lo = span.obscured_lo;
+    row.obscured_hi = span.obscured_hi;
     kernel(row, field + static_cast<std::size_t>(offset_ + r) * padded_ + offset_);
   }
 }

@@ -2,6 +2,7 @@
 // Builds one frame's pupil rows straight into the FFT input: grid, aperture, phase and the
 // shift modulation in one pass per row, with every inner loop a plain vectorizable sweep.
 #include <complex>
+#include <memory>
 #include <vector>
 
 #include "psfsim/phase_polynomial.hpp"
@@ -37,22 +38,13 @@ class PupilBuilder {
   template <typename T>
   void clear_outer_rows(std::complex<T>* field) const;
 
-  [[nodiscard]] double aperture_sum() const noexcept { return aperture_sum_; }
   [[nodiscard]] int offset() const noexcept { return offset_; }
 
  private:
+  std::shared_ptr<const PupilFacts> facts_;  // coordinates, shifts and aperture spans
   int samples_;
   int padded_;
   int offset_;
-  std::vector<double> x_;          // coordinate of each pupil column (and row: same grid)
-  std::vector<double> shift_;      // shift modulation of each pupil column (and row)
-  // Per pupil row, the aperture is one span of columns minus one obscured span: rounded
-  // sqrt(x^2 + y^2) is monotone in |x|. Found once by testing every sample exactly.
-  struct ApertureSpan {
-    int lo = 0, hi = 0, obscured_lo = 0, obscured_hi = 0;
-  };
-  std::vector<ApertureSpan> spans_;
-  double aperture_sum_ = 0.0;
 };
 
 }  // namespace psfsim::cpu

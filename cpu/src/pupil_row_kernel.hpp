@@ -44,6 +44,5 @@ PSFSIM_DECLARE_ROW_KERNELS(avx512)
 // The widest variant this CPU runs.
 template <typename T>
 [[nodiscard]] PupilRowKernel<T> best_pupil_row_kernel();
-[[nodiscard]] const char* best_pupil_row_isa();
 
 }  // namespace psfsim::cpu

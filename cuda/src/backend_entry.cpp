@@ -7,6 +7,7 @@ namespace psfsim::cuda {
 BackendEntry backend_entry() {
   BackendEntry entry;
   entry.name = "cuda";
+  entry.summary = "cuFFT on an NVIDIA GPU (--device)";
   entry.unusable_reason = [] { return unusable_reason(); };
   entry.create = [](const PsfPlan& plan) { return make_cufft_backend(plan); };
   entry.describe = [] { return describe_installation(); };

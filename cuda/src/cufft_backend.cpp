@@ -19,7 +19,6 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/memory_budget.hpp"
 #include "psfsim/pupil_math.hpp"
-#include "pupil_grid.hpp"
 #include "pupil_kernel.hpp"
 #include "stream_and_events.hpp"
 
@@ -161,11 +160,8 @@ class CufftBackend final : public Backend {
 template <typename Real>
 CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     : plan_(plan), device_name_(open_device(plan)) {
-  const double aperture = aperture_sum(plan_);
-  if (aperture == 0.0)
-    throw InputError("--obscuration " + std::to_string(plan_.obscuration) +
-                     ": the aperture holds no pupil sample");
-  peak_scale_ = 1.0 / (aperture * aperture);
+  const PupilFacts& facts = plan_.pupil_facts();
+  peak_scale_ = facts.peak_scale;
 
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   direct_write_ = !plan_.stage_timing && batch * plan_.frame_bytes() <= direct_write_limit;
@@ -181,8 +177,7 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     timing_ = Timing::staged;
   if (timing_ == Timing::pieced)
     piece_frames_ = (plan_.max_batch + pipeline_pieces - 1) / pipeline_pieces;
-  pupil_shape_ = {plan_.samples,     plan_.padded, pupil::pad_offset(plan_.samples, plan_.padded),
-                  plan_.obscuration, nullptr,      nullptr};
+  pupil_shape_ = {plan_.samples, plan_.padded, facts.offset, plan_.obscuration, nullptr, nullptr};
 
   require_device_memory();
   pupil_ = DeviceBuffer<Complex>(buffer_frames() * field_elements());
@@ -198,10 +193,14 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     host_frames_view_[slot] = device_view(host_frames_[slot]);
   }
 
-  const std::vector<double> grid = grid_table(plan_);
-  grid_table_ = DeviceBuffer<double>(grid.size());
-  PSFSIM_CUDA_CHECK(
-      cudaMemcpy(grid_table_.data(), grid.data(), grid_table_.bytes(), cudaMemcpyHostToDevice));
+  // The pupil kernel's lookup tables: coordinate(i) for i in [0, N), then shift_waves(n)
+  // for n in [0, M).
+  grid_table_ = DeviceBuffer<double>(facts.coordinates.size() + facts.shift_waves.size());
+  PSFSIM_CUDA_CHECK(cudaMemcpy(grid_table_.data(), facts.coordinates.data(),
+                               facts.coordinates.size() * sizeof(double), cudaMemcpyHostToDevice));
+  PSFSIM_CUDA_CHECK(cudaMemcpy(grid_table_.data() + facts.coordinates.size(),
+                               facts.shift_waves.data(), facts.shift_waves.size() * sizeof(double),
+                               cudaMemcpyHostToDevice));
   pupil_shape_.coordinate = grid_table_.data();
   pupil_shape_.shift_waves = grid_table_.data() + plan_.samples;
 
@@ -281,8 +280,7 @@ FrameBlock CufftBackend<Real>::compute(std::span<const PhasePolynomial> frames) 
   const int count = static_cast<int>(frames.size());
   if (count < 1 || count > plan_.max_batch)
     throw InputError("cuda backend: " + std::to_string(count) +
-                     " frames in one call, the plan allows 1 to " +
-                     std::to_string(plan_.max_batch));
+                     " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
   select_device(plan_.device);
 
   const int slot = next_slot_;

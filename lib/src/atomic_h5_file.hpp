@@ -33,6 +33,4 @@ class AtomicFile {
   bool committed_ = false;
 };
 
-[[nodiscard]] std::filesystem::path temporary_name(const std::filesystem::path& target);
-
 }  // namespace psfsim::h5

@@ -18,6 +18,12 @@ std::vector<std::string> BackendRegistry::names() const {
   return out;
 }
 
+std::string BackendRegistry::summaries() const {
+  std::string out;
+  for (const auto& e : entries_) out += (out.empty() ? "" : "; ") + e.name + ": " + e.summary;
+  return out;
+}
+
 const BackendEntry& BackendRegistry::resolve(const std::string& name) const {
   if (name == "auto") {
     for (const auto& e : entries_)

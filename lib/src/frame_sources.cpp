@@ -4,22 +4,11 @@
 #include <fstream>
 #include <random>
 
-#include "parse_number.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/number_text.hpp"
 
 namespace psfsim {
 namespace {
-
-std::vector<std::string_view> split(std::string_view text, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (true) {
-    const auto at = text.find(sep, start);
-    out.push_back(detail::trim(text.substr(start, at == std::string_view::npos ? at : at - start)));
-    if (at == std::string_view::npos) return out;
-    start = at + 1;
-  }
-}
 
 [[noreturn]] void reject(std::string_view context, std::string_view why) {
   throw InputError(std::string(context) + ": " + std::string(why));
@@ -27,7 +16,7 @@ std::vector<std::string_view> split(std::string_view text, char sep) {
 
 long long integer_field(std::string_view field, std::string_view context, std::string_view name,
                         long long lo, long long hi) {
-  const auto v = detail::parse_integer(field);
+  const auto v = parse_integer(field);
   if (!v || *v < lo || *v > hi)
     reject(context, std::string(name) + " must be an integer in [" + std::to_string(lo) + ", " +
                         std::to_string(hi) + "], got '" + std::string(field) + "'");
@@ -35,7 +24,7 @@ long long integer_field(std::string_view field, std::string_view context, std::s
 }
 
 double number_field(std::string_view field, std::string_view context, std::string_view name) {
-  const auto v = detail::parse_finite_double(field);
+  const auto v = parse_finite_double(field);
   if (!v) reject(context, std::string(name) + " must be a finite number, got '" +
                               std::string(field) + "'");
   if (std::fabs(*v) > 1e6) reject(context, std::string(name) + " exceeds 1e6 waves");
@@ -70,7 +59,7 @@ class PortableNormal {
 }  // namespace
 
 TermId parse_term_id(std::string_view name, std::string_view context) {
-  const std::string n(detail::trim(name));
+  const std::string n(trim(name));
   TermId id;
   if (n.size() >= 2 && (n[0] == 'Z' || n[0] == 'z')) {
     id.zernike = true;
@@ -79,7 +68,7 @@ TermId parse_term_id(std::string_view name, std::string_view context) {
     return id;
   }
   if (n.size() >= 4 && (n[0] == 'S' || n[0] == 's')) {
-    const auto parts = split(std::string_view(n).substr(1), '_');
+    const auto parts = split_fields(std::string_view(n).substr(1), '_');
     if (parts.size() == 2) {
       id.zernike = false;
       id.l = static_cast<int>(integer_field(parts[0], context, "l of '" + n + "'", 0,
@@ -103,7 +92,7 @@ void set_term(PhaseTerms& terms, const TermId& id, double waves) {
 
 VarySpec parse_vary(std::string_view text) {
   const std::string context = "--vary '" + std::string(text) + "'";
-  const auto f = split(text, ',');
+  const auto f = split_fields(text, ',');
   if (f.size() != 4) reject(context, "expected TERM,START,STOP,COUNT (e.g. Z4,-0.5,0.5,11)");
   VarySpec v;
   v.term = parse_term_id(f[0], context);
@@ -115,9 +104,9 @@ VarySpec parse_vary(std::string_view text) {
 
 RandomSpec parse_random(std::string_view text) {
   const std::string context = "--random '" + std::string(text) + "'";
-  const auto f = split(text, ',');
+  const auto f = split_fields(text, ',');
   if (f.size() != 4) reject(context, "expected JMIN-JMAX,RMS,COUNT,SEED (e.g. 4-15,0.05,1000,1)");
-  const auto range = split(f[0], '-');
+  const auto range = split_fields(f[0], '-');
   if (range.size() != 2) reject(context, "expected a Noll range JMIN-JMAX such as 4-15");
   RandomSpec r;
   r.j_min = static_cast<int>(integer_field(range[0], context, "JMIN", 1, 325));
@@ -160,9 +149,9 @@ std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::file
   while (std::getline(in, line)) {
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (detail::trim(line).empty() || detail::trim(line).front() == '#') continue;
+    if (trim(line).empty() || trim(line).front() == '#') continue;
     const std::string where = name + ":" + std::to_string(line_number);
-    const auto fields = split(line, ',');
+    const auto fields = split_fields(line, ',');
     if (columns.empty()) {
       for (const auto& f : fields) columns.push_back(parse_term_id(f, where));
       continue;

@@ -1,58 +1,82 @@
 #include "psfsim/psf_file_writer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
+#include <vector>
 
 #include "atomic_h5_file.hpp"
+#include "psfsim/config_text.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/output_path.hpp"
 
 namespace psfsim {
 namespace fs = std::filesystem;
 
+namespace {
+
+void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames);
+void write_timings(hid_t root, const TimingLog& log);
+
+}  // namespace
+
 struct PsfFileWriter::Impl {
-  Impl(fs::path target, const PsfFileLayout& l)
-      : file(std::move(target), h5::Provenance{l.command_line, l.config_toml}), layout(l) {}
+  Impl(const fs::path& target, const RunHeader& h, const std::string& command_line)
+      : file(target, h5::Provenance{command_line, to_toml(h.spec)}),
+        frames(h.spec.frames),
+        frame(h.geometry.frame),
+        precision(h.spec.precision) {}
   h5::AtomicFile file;
-  PsfFileLayout layout;
+  const std::vector<PhaseTerms>& frames;  // the run's, which outlives its sink's use
+  int frame;
+  Precision precision;
   h5::Handle psf;
 };
 
-PsfFileWriter::PsfFileWriter(fs::path path, const PsfFileLayout& layout)
-    : impl_(std::make_unique<Impl>(std::move(path), layout)) {
+PsfFileWriter::PsfFileWriter(fs::path path, bool force, std::string command_line)
+    : path_(std::move(path)), command_line_(std::move(command_line)) {
+  check_output_path(path_, force);
+}
+
+PsfFileWriter::~PsfFileWriter() {
+  if (impl_) impl_->psf.reset();
+}
+
+void PsfFileWriter::open(const RunHeader& header) {
+  impl_ = std::make_unique<Impl>(path_, header, command_line_);
   Impl& d = *impl_;
   const hid_t root = d.file.root();
-  const hsize_t k = static_cast<hsize_t>(layout.geometry.frame);
-  const hsize_t dims[3] = {layout.frames, k, k};
-  const std::size_t real = bytes_per_real(layout.precision);
+  const Geometry& g = header.geometry;
+  const Precision precision = header.spec.precision;
+  const hsize_t k = static_cast<hsize_t>(g.frame);
+  const hsize_t dims[3] = {header.spec.frames.size(), k, k};
+  const std::size_t real = bytes_per_real(precision);
   // One frame per chunk, split by rows where a frame exceeds HDF5's 4 GiB chunk limit.
   const hsize_t rows = std::max<hsize_t>(1, std::min<hsize_t>(k, (hsize_t{1} << 30) / (k * real)));
   const hsize_t chunk[3] = {1, rows, k};
   const h5::Handle space(H5Screate_simple(3, dims, nullptr), H5Sclose, "create /psf dataspace");
   const h5::Handle props(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create /psf properties");
   h5::check(H5Pset_chunk(props.get(), 3, chunk), "chunk /psf");
-  const hid_t type = layout.precision == Precision::single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+  const hid_t type = precision == Precision::single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
   d.psf = h5::Handle(
       H5Dcreate2(root, "psf", type, space.get(), H5P_DEFAULT, props.get(), H5P_DEFAULT),
       H5Dclose, "create /psf");
   const hid_t psf = d.psf.get();
-  const Geometry& g = layout.geometry;
-  h5::set_attribute(psf, "normalization", std::string(to_string(layout.normalization)));
-  h5::set_attribute(psf, "grid", std::string(to_string(layout.grid)));
+  h5::set_attribute(psf, "normalization", std::string(to_string(header.spec.normalization)));
+  h5::set_attribute(psf, "grid", std::string(to_string(header.spec.grid)));
   h5::set_attribute(psf, "samples", static_cast<long long>(g.samples));
   h5::set_attribute(psf, "padded_size", static_cast<long long>(g.padded));
   h5::set_attribute(psf, "pad_factor", g.pad_factor);
   h5::set_attribute(psf, "pixel_scale_lambda_over_d", g.pixel_scale_lambda_over_d);
-  h5::set_attribute(psf, "precision", std::string(to_string(layout.precision)));
-  h5::set_attribute(psf, "backend", layout.backend);
-  h5::set_attribute(psf, "obscuration", layout.obscuration);
+  h5::set_attribute(psf, "precision", std::string(to_string(precision)));
+  h5::set_attribute(psf, "backend", header.backend);
+  h5::set_attribute(psf, "obscuration", header.spec.obscuration);
   h5::set_attribute(psf, "crop", static_cast<long long>(g.frame));
 }
 
-PsfFileWriter::~PsfFileWriter() { impl_->psf.reset(); }
-
 void PsfFileWriter::write_frames(std::size_t first, std::size_t count, const void* data) {
   const Impl& d = *impl_;
-  const hsize_t k = static_cast<hsize_t>(d.layout.geometry.frame);
+  const hsize_t k = static_cast<hsize_t>(d.frame);
   const hsize_t start[3] = {first, 0, 0};
   const hsize_t extent[3] = {count, k, k};
   const h5::Handle file_space(H5Dget_space(d.psf.get()), H5Sclose, "get /psf dataspace");
@@ -61,12 +85,14 @@ void PsfFileWriter::write_frames(std::size_t first, std::size_t count, const voi
   const h5::Handle memory_space(H5Screate_simple(3, extent, nullptr), H5Sclose,
                                 "create a memory dataspace");
   const hid_t type =
-      d.layout.precision == Precision::single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+      d.precision == Precision::single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   h5::check(H5Dwrite(d.psf.get(), type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
             "write frames to " + d.file.target().string());
 }
 
-void PsfFileWriter::write_parameters(const std::vector<PhaseTerms>& frames) {
+namespace {
+
+void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames) {
   // One float64 column per term that any frame uses; repeated terms in a frame add up.
   struct Column {
     std::string kind;
@@ -94,7 +120,7 @@ void PsfFileWriter::write_parameters(const std::vector<PhaseTerms>& frames) {
     }
   }
   const h5::Handle group(
-      H5Gcreate2(impl_->file.root(), "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Gcreate2(root, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
       H5Gclose, "create /parameters");
   h5::set_attribute(group.get(), "frames", static_cast<long long>(b));
   h5::set_attribute(group.get(), "units", std::string("waves"));
@@ -116,9 +142,9 @@ void PsfFileWriter::write_parameters(const std::vector<PhaseTerms>& frames) {
   }
 }
 
-void PsfFileWriter::write_timings(const TimingLog& log) {
+void write_timings(hid_t root, const TimingLog& log) {
   const h5::Handle group(
-      H5Gcreate2(impl_->file.root(), "timings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+      H5Gcreate2(root, "timings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
       "create /timings");
   for (std::size_t s = 0; s < log.stages.size(); ++s)
     h5::write_vector(group.get(), log.stages[s], log.seconds[s]);
@@ -134,9 +160,16 @@ void PsfFileWriter::write_timings(const TimingLog& log) {
   if (!log.fused.empty()) h5::set_attribute(group.get(), "fused_stages", log.fused);
 }
 
-void PsfFileWriter::commit() {
-  impl_->psf.reset();
-  impl_->file.commit();
+}  // namespace
+
+void PsfFileWriter::close(TimingLog& log) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Impl& d = *impl_;
+  d.psf.reset();
+  write_parameters(d.file.root(), d.frames);
+  log.write += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  write_timings(d.file.root(), log);
+  d.file.commit();
 }
 
 }  // namespace psfsim

@@ -60,7 +60,6 @@ void validate(const RunSpec& spec) {
   require((spec.vary.empty() ? 0 : 1) + (spec.random.empty() ? 0 : 1) +
                   (spec.frames_file.empty() ? 0 : 1) <= 1,
           "--vary, --random and --frames: give at most one way to define the frames");
-  require(!spec.output.empty(), "--output: an output file is required (-o FILE)");
   for (const auto& frame : spec.frames) {
     for (const auto& t : frame.seidel)
       require(std::isfinite(t.waves) && t.m >= 0 && t.l >= t.m && t.l <= max_seidel_power,
@@ -99,7 +98,7 @@ PsfPlan make_plan(const RunSpec& spec, int max_batch) {
   p.fftw_wisdom = spec.wisdom;
   p.fft_effort = spec.fft_effort;
   p.stage_timing = spec.stage_timing;
-  return p;
+  return with_pupil_facts(std::move(p));
 }
 
 }  // namespace psfsim

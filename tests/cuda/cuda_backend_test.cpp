@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "../test_support.hpp"
-#include "psfsim/backend_registry.hpp"
+#include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/phase_polynomial.hpp"
 

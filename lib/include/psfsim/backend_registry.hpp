@@ -1,6 +1,6 @@
 #pragma once
-// Backends chosen by name at run time. Each backend target registers itself through a
-// function the composition root calls (register_builtin_backends), so lib/ depends on none.
+// Backends chosen by name at run time. Each backend target exposes only its entry; the
+// composition root (backends/, builtin_backends()) adds them, so lib/ depends on none.
 #include <functional>
 #include <memory>
 #include <string>
@@ -12,6 +12,7 @@ namespace psfsim {
 
 struct BackendEntry {
   std::string name;
+  std::string summary;  // one line for --help: "FFTW on the CPU cores"
   // Empty when usable; otherwise why not ("no CUDA device: ...").
   std::function<std::string()> unusable_reason;
   std::function<std::unique_ptr<Backend>(const PsfPlan&)> create;
@@ -28,12 +29,11 @@ class BackendRegistry {
   // Throws RuntimeFailure when the named backend is not compiled in or is unusable.
   [[nodiscard]] const BackendEntry& resolve(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> names() const;
+  // "cpu: FFTW on ...; cuda: ...", for the --backend and --backends help text.
+  [[nodiscard]] std::string summaries() const;
 
  private:
   std::vector<BackendEntry> entries_;
 };
-
-// Every backend compiled into this binary, GPU first.
-[[nodiscard]] const BackendRegistry& builtin_backends();
 
 }  // namespace psfsim

@@ -1,9 +1,11 @@
 #pragma once
 // What a backend needs to know once, before any frame: everything frames of a batch share.
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "psfsim/enums.hpp"
+#include "psfsim/pupil_facts.hpp"
 
 namespace psfsim {
 
@@ -19,10 +21,15 @@ struct PsfPlan {
   int threads = 0;          // CPU threads; 0 means all cores
   int device = 0;           // GPU index
   FftEffort fft_effort = FftEffort::measure;  // CPU: FFTW planner effort
-  std::string fftw_wisdom;
+  std::string fftw_wisdom;   // CPU: wisdom file to import before and export after planning
   // GPU: time pupil, fft, intensity and transfer separately even where events between the
   // stages cost as much as the stages (small sizes); the default fuses them for speed.
-  bool stage_timing = false;  // CPU: wisdom file to import before and export after planning
+  bool stage_timing = false;
+  // The sampled pupil's facts, shared by every copy of the plan; set by with_pupil_facts().
+  std::shared_ptr<const PupilFacts> pupil;
+
+  // The pupil facts; throws std::logic_error for a plan made without with_pupil_facts().
+  [[nodiscard]] const PupilFacts& pupil_facts() const;
 
   [[nodiscard]] std::size_t frame_elements() const noexcept {
     return static_cast<std::size_t>(frame) * static_cast<std::size_t>(frame);
@@ -31,5 +38,8 @@ struct PsfPlan {
     return frame_elements() * bytes_per_real(precision);
   }
 };
+
+// Works out the pupil facts of `plan` once; throws InputError for an aperture without samples.
+[[nodiscard]] PsfPlan with_pupil_facts(PsfPlan plan);
 
 }  // namespace psfsim

@@ -56,6 +56,7 @@ struct Geometry {
 // Throws InputError naming the first offending option. Does not touch the file system.
 void validate(const RunSpec& spec);
 [[nodiscard]] Geometry geometry(const RunSpec& spec);
+// The backend's plan, pupil facts included: throws InputError for an aperture without samples.
 [[nodiscard]] PsfPlan make_plan(const RunSpec& spec, int max_batch);
 
 }  // namespace psfsim

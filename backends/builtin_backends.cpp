@@ -1,4 +1,5 @@
-#include "psfsim/backend_registry.hpp"
+#include "psfsim/builtin_backends.hpp"
+
 #include "psfsim/build_config.hpp"
 #include "psfsim/cpu/fftw_backend.hpp"
 #if PSFSIM_HAVE_CUDA_BACKEND

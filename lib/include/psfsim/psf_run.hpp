@@ -1,0 +1,60 @@
+#pragma once
+// One run, from a validated specification to frames in a sink: it resolves the backend,
+// makes the plan once with its final batch size, compiles the phases chunk by chunk, drives
+// the backend, overlaps each chunk's write with the next chunk's computation, and keeps the
+// timing log. `psfsim run`, `psfsim sweep`, the tests and the benchmarks all run through it.
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+#include "psfsim/backend.hpp"
+#include "psfsim/backend_registry.hpp"
+#include "psfsim/frame_sink.hpp"
+#include "psfsim/run_spec.hpp"
+#include "psfsim/timing_log.hpp"
+
+namespace psfsim {
+
+// Frames per compute() call when the specification leaves it open: at most 64 MiB of output
+// and 4096 frames, so that memory stays bounded for any B and progress moves, while each
+// call is still large enough to keep a GPU busy (1024 frames of 256 x 256 already run at the
+// copy engine's speed).
+[[nodiscard]] int default_chunk_frames(std::size_t batch, std::size_t frame_bytes);
+
+class PsfRun {
+ public:
+  // Called after each chunk with frames done and frames in all (repeats included).
+  using Progress = std::function<void(std::size_t done, std::size_t total)>;
+
+  // Validates `spec` (InputError), resolves its backend in `backends` (RuntimeFailure when
+  // unusable) and creates it with the run's plan.
+  PsfRun(RunSpec spec, const BackendRegistry& backends);
+  PsfRun(const PsfRun&) = delete;
+  PsfRun& operator=(const PsfRun&) = delete;
+  ~PsfRun();
+
+  [[nodiscard]] const RunSpec& spec() const noexcept { return spec_; }
+  [[nodiscard]] const Geometry& geometry() const noexcept { return geometry_; }
+  [[nodiscard]] const PsfPlan& plan() const noexcept { return backend_->plan(); }
+  [[nodiscard]] const Backend& backend() const noexcept { return *backend_; }
+
+  // Computes the first chunk `calls` times, untimed: plan upload, caches, page faults, clocks.
+  void warm_up(int calls);
+  // Computes the batch spec().repeat times, recording each repeat; the last repeat's frames
+  // go to `sink`, chunk i written on a writer thread while chunk i+1 is computed. Closes the
+  // sink and returns the log it was given.
+  TimingLog execute(FrameSink& sink, const Progress& progress = {});
+
+ private:
+  [[nodiscard]] std::span<const PhasePolynomial> phases(std::size_t first, std::size_t count);
+
+  RunSpec spec_;
+  Geometry geometry_;
+  std::unique_ptr<Backend> backend_;
+  int degree_ = 0;                        // common phase-table degree of all frames
+  std::vector<PhasePolynomial> compiled_;  // the current chunk's phases
+  std::size_t compiled_first_ = 0;
+  bool compiled_valid_ = false;
+};
+
+}  // namespace psfsim

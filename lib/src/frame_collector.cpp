@@ -1,0 +1,40 @@
+#include "psfsim/frame_collector.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace psfsim {
+namespace {
+
+template <typename T>
+void widen(const void* data, std::size_t count, double* out) {
+  const T* in = static_cast<const T*>(data);
+  for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<double>(in[i]);
+}
+
+}  // namespace
+
+void FrameCollector::open(const RunHeader& header) {
+  frames_ = header.spec.frames.size();
+  edge_ = header.geometry.frame;
+  precision_ = header.spec.precision;
+  values_.assign(frames_ * static_cast<std::size_t>(edge_) * edge_, 0.0);
+}
+
+void FrameCollector::write_frames(std::size_t first, std::size_t count, const void* data) {
+  const std::size_t per_frame = static_cast<std::size_t>(edge_) * edge_;
+  if (first + count > frames_)
+    throw std::out_of_range("frames " + std::to_string(first) + "+" + std::to_string(count) +
+                            " past the batch of " + std::to_string(frames_));
+  double* out = values_.data() + first * per_frame;
+  if (precision_ == Precision::single) widen<float>(data, count * per_frame, out);
+  else widen<double>(data, count * per_frame, out);
+}
+
+std::span<const double> FrameCollector::frame(std::size_t index) const {
+  const std::size_t per_frame = static_cast<std::size_t>(edge_) * edge_;
+  if (index >= frames_) throw std::out_of_range("frame " + std::to_string(index));
+  return {values_.data() + index * per_frame, per_frame};
+}
+
+}  // namespace psfsim

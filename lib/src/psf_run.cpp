@@ -1,0 +1,110 @@
+#include "psfsim/psf_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include "psfsim/errors.hpp"
+
+namespace psfsim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+int frames_per_call(const RunSpec& spec, std::size_t frame_bytes) {
+  const std::size_t batch = spec.frames.size();
+  if (spec.chunk_frames > 0)
+    return static_cast<int>(std::min<std::size_t>(batch, spec.chunk_frames));
+  return default_chunk_frames(batch, frame_bytes);
+}
+
+}  // namespace
+
+int default_chunk_frames(std::size_t batch, std::size_t frame_bytes) {
+  constexpr std::size_t target_bytes = std::size_t{64} << 20;
+  constexpr std::size_t max_frames = 4096;
+  const std::size_t by_memory = std::max<std::size_t>(1, target_bytes / frame_bytes);
+  return static_cast<int>(std::max<std::size_t>(1, std::min({batch, by_memory, max_frames})));
+}
+
+PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(spec)) {
+  validate(spec_);
+  geometry_ = psfsim::geometry(spec_);
+  const BackendEntry& entry = backends.resolve(spec_.backend);
+  const std::size_t frame_bytes =
+      static_cast<std::size_t>(geometry_.frame) * geometry_.frame * bytes_per_real(spec_.precision);
+  backend_ = entry.create(make_plan(spec_, frames_per_call(spec_, frame_bytes)));
+  for (const auto& f : spec_.frames) degree_ = std::max(degree_, required_degree(f));
+}
+
+PsfRun::~PsfRun() = default;
+
+std::span<const PhasePolynomial> PsfRun::phases(std::size_t first, std::size_t count) {
+  // A batch of one chunk is compiled once, however often it is computed.
+  if (!(compiled_valid_ && compiled_first_ == first && compiled_.size() == count)) {
+    compiled_.clear();
+    for (std::size_t f = first; f < first + count; ++f)
+      compiled_.push_back(compile_phase(spec_.frames[f], degree_));
+    compiled_first_ = first;
+    compiled_valid_ = true;
+  }
+  return compiled_;
+}
+
+void PsfRun::warm_up(int calls) {
+  const std::size_t count =
+      std::min<std::size_t>(spec_.frames.size(), static_cast<std::size_t>(plan().max_batch));
+  for (int c = 0; c < calls; ++c) (void)backend_->compute(phases(0, count));
+}
+
+TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
+  const std::size_t batch = spec_.frames.size();
+  const std::size_t chunk = static_cast<std::size_t>(plan().max_batch);
+  TimingLog log;
+  log.backend = backend_->name();
+  log.device = backend_->device_name();
+  log.precision = std::string(to_string(spec_.precision));
+  log.threads = spec_.threads > 0 ? spec_.threads
+                                  : static_cast<int>(std::thread::hardware_concurrency());
+  log.fused = backend_->fused_stages();
+
+  sink.open(RunHeader{spec_, geometry_, plan(), log.backend, log.device});
+  // A block stays valid until the second following compute(), so block i is written while
+  // block i+1 is computed; the write of block i is awaited before block i+2 is computed.
+  std::future<void> pending_write;
+  double write_seconds = 0.0;
+  const std::size_t total = batch * static_cast<std::size_t>(spec_.repeat);
+  std::size_t done = 0;
+  for (int r = 0; r < spec_.repeat; ++r) {
+    const bool last_repeat = r + 1 == spec_.repeat;
+    for (std::size_t first = 0; first < batch; first += chunk) {
+      const std::size_t count = std::min(chunk, batch - first);
+      const FrameBlock block = backend_->compute(phases(first, count));
+      if (block.frames != count)
+        throw RuntimeFailure(log.backend + " backend returned " + std::to_string(block.frames) +
+                             " frames for " + std::to_string(count));
+      log.record(block.times, first == 0);
+      if (last_repeat) {
+        if (pending_write.valid()) pending_write.get();
+        pending_write = std::async(std::launch::async, [&sink, &write_seconds, first, block] {
+          const auto t0 = Clock::now();
+          sink.write_frames(first, block.frames, block.data);
+          write_seconds += seconds_since(t0);
+        });
+      }
+      done += count;
+      if (progress) progress(done, total);
+    }
+  }
+  if (pending_write.valid()) pending_write.get();
+  log.write = write_seconds;
+  sink.close(log);
+  return log;
+}
+
+}  // namespace psfsim
