@@ -159,7 +159,7 @@ TEST_P(Analytic, AberrationFreeCentreIsOneUnderPeakNormalization) {
       }
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Analytic, ::testing::Values("cpu", "cuda"),
+INSTANTIATE_TEST_SUITE_P(Backends, Analytic, ::testing::ValuesIn(compiled_backends()),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

@@ -31,17 +31,16 @@ TEST_P(BatchMatchesSingles, EveryFrameEqualsItsOwnSingleRun) {
   const auto frames = expand(PhaseTerms{{{2, 1, 0.3}}, {}}, parse_random("4-11,0.2,7,3"));
   const auto batch = compute_frames(backend, c, frames, precision);
   ASSERT_EQ(batch.size(), frames.size());
-  const double tolerance = precision == Precision::single ? 1e-6 : 1e-14;
   for (std::size_t f = 0; f < frames.size(); ++f) {
     const auto single = compute_frames(backend, c, {frames[f]}, precision).front();
-    EXPECT_LT(relative_l2(batch[f], single), tolerance) << "frame " << f;
+    EXPECT_LT(relative_l2(batch[f], single), batching_tolerance(precision)) << "frame " << f;
   }
   // Frames really differ, so a batch repeating frame 0 would fail above.
   EXPECT_GT(relative_l2(batch[1], batch[0]), 1e-3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, BatchMatchesSingles,
-                         ::testing::Combine(::testing::Values("cpu", "cuda"),
+                         ::testing::Combine(::testing::ValuesIn(compiled_backends()),
                                             ::testing::Values(Precision::single,
                                                               Precision::double_)));
 

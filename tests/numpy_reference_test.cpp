@@ -14,7 +14,6 @@
 namespace psfsim::test {
 namespace {
 
-double tolerance(Precision p) { return p == Precision::double_ ? 1e-10 : 1e-5; }
 
 std::vector<Case> reference_cases() {
   std::vector<Case> cases;
@@ -62,7 +61,7 @@ TEST_P(NumpyReference, MatchesNumpyFloat64) {
   std::ostringstream text;
   text << std::scientific << std::setprecision(3) << err;
   RecordProperty("relative_l2", text.str());
-  EXPECT_LT(err, tolerance(precision)) << "N=" << c.samples << " M=" << c.padded;
+  EXPECT_LT(err, reference_tolerance(precision)) << "N=" << c.samples << " M=" << c.padded;
 }
 
 TEST_P(NumpyReference, CropAndNormalizationsMatchTransformedReference) {
@@ -82,7 +81,7 @@ TEST_P(NumpyReference, CropAndNormalizationsMatchTransformedReference) {
   const double sum = std::accumulate(cropped.begin(), cropped.end(), 0.0);
   std::vector<double> expected = cropped;
   for (auto& v : expected) v /= sum;
-  EXPECT_LT(relative_l2(compute_frame(backend, c, precision), expected), tolerance(precision));
+  EXPECT_LT(relative_l2(compute_frame(backend, c, precision), expected), reference_tolerance(precision));
 
   // peak: divided by (sum A)^2, counted here from the aperture definition.
   double aperture = 0.0;
@@ -98,7 +97,7 @@ TEST_P(NumpyReference, CropAndNormalizationsMatchTransformedReference) {
   c.normalization = Normalization::peak;
   expected = cropped;
   for (auto& v : expected) v /= aperture * aperture;
-  EXPECT_LT(relative_l2(compute_frame(backend, c, precision), expected), tolerance(precision));
+  EXPECT_LT(relative_l2(compute_frame(backend, c, precision), expected), reference_tolerance(precision));
 }
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
@@ -109,7 +108,7 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 
 INSTANTIATE_TEST_SUITE_P(
     Backends, NumpyReference,
-    ::testing::Combine(::testing::Values(std::string("cpu"), std::string("cuda")),
+    ::testing::Combine(::testing::ValuesIn(compiled_backends()),
                        ::testing::Values(Precision::single, Precision::double_),
                        ::testing::Range(0, static_cast<int>(reference_cases().size()))),
     param_name);

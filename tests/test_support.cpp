@@ -3,7 +3,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <complex>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -75,12 +78,123 @@ std::vector<double> compute_frame(const std::string& backend, const Case& c, Pre
   return compute_frames(backend, c, {c.terms}, precision).front();
 }
 
+std::vector<std::string> compiled_backends() { return builtin_backends().names(); }
+
+std::vector<PhasePolynomial> compile_all(const std::vector<PhaseTerms>& frames) {
+  int degree = 0;
+  for (const auto& f : frames) degree = std::max(degree, required_degree(f));
+  std::vector<PhasePolynomial> out;
+  for (const auto& f : frames) out.push_back(compile_phase(f, degree));
+  return out;
+}
+
+std::vector<double> widen(const FrameBlock& block, const PsfPlan& plan) {
+  const std::size_t n = block.frames * plan.frame_elements();
+  std::vector<double> out(n);
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = plan.precision == Precision::single ? static_cast<const float*>(block.data)[i]
+                                                 : static_cast<const double*>(block.data)[i];
+  return out;
+}
+
+std::vector<unsigned char> bytes_of(const FrameBlock& block, const PsfPlan& plan) {
+  const auto* p = static_cast<const unsigned char*>(block.data);
+  return {p, p + block.frames * plan.frame_bytes()};
+}
+
+std::vector<double> direct_dft_psf(const Case& c) {
+  const int n = c.samples;
+  const int m = c.padded;
+  const auto coord = [&](int i) {
+    if (c.grid == Grid::centered) return (i - n / 2.0) * (2.0 / n);
+    return i == n - 1 ? 1.0 : -1.0 + i * (2.0 / (n - 1));
+  };
+  const int o = (m - n) / 2;
+  std::vector<std::complex<double>> pupil(static_cast<std::size_t>(m) * m);
+  double aperture = 0.0;
+  for (int r = 0; r < n; ++r)
+    for (int col = 0; col < n; ++col) {
+      const double x = coord(col), y = coord(r);
+      const double rho = std::sqrt(x * x + y * y);
+      if (rho > 1.0 || rho < c.obscuration) continue;
+      aperture += 1.0;
+      const double phi = std::atan2(y, x);
+      double w = 0.0;
+      for (const auto& s : c.terms.seidel)
+        w += s.waves * std::pow(rho, s.l) * std::pow(std::cos(phi), s.m);
+      pupil[static_cast<std::size_t>(o + r) * m + o + col] = std::polar(1.0, 2.0 * M_PI * w);
+    }
+  // NumPy: ifftshift rolls by -(m // 2), fftshift by +(m // 2).
+  const int h = m / 2;
+  std::vector<std::complex<double>> shifted(pupil.size());
+  for (int r = 0; r < m; ++r)
+    for (int col = 0; col < m; ++col)
+      shifted[static_cast<std::size_t>(r) * m + col] =
+          pupil[static_cast<std::size_t>((r + h) % m) * m + (col + h) % m];
+  const auto twiddle = [m](long long k) {
+    return std::polar(1.0, -2.0 * M_PI * static_cast<double>(k % m) / m);
+  };
+  std::vector<std::complex<double>> rows(pupil.size()), spectrum(pupil.size());
+  for (int r = 0; r < m; ++r)
+    for (int v = 0; v < m; ++v) {
+      std::complex<double> s = 0.0;
+      for (int col = 0; col < m; ++col)
+        s += shifted[static_cast<std::size_t>(r) * m + col] * twiddle(1LL * v * col);
+      rows[static_cast<std::size_t>(r) * m + v] = s;
+    }
+  for (int u = 0; u < m; ++u)
+    for (int v = 0; v < m; ++v) {
+      std::complex<double> s = 0.0;
+      for (int r = 0; r < m; ++r)
+        s += rows[static_cast<std::size_t>(r) * m + v] * twiddle(1LL * u * r);
+      spectrum[static_cast<std::size_t>(u) * m + v] = s;
+    }
+  std::vector<double> full(pupil.size());
+  for (int u = 0; u < m; ++u)
+    for (int v = 0; v < m; ++v)
+      full[static_cast<std::size_t>((u + h) % m) * m + (v + h) % m] =
+          std::norm(spectrum[static_cast<std::size_t>(u) * m + v]);
+  // Crop: rows and columns [M/2 - K/2, M/2 - K/2 + K); then normalize what is kept.
+  const int k = c.crop > 0 ? c.crop : m;
+  const int first = m / 2 - k / 2;
+  std::vector<double> psf(static_cast<std::size_t>(k) * k);
+  for (int r = 0; r < k; ++r)
+    for (int col = 0; col < k; ++col)
+      psf[static_cast<std::size_t>(r) * k + col] =
+          full[static_cast<std::size_t>(first + r) * m + first + col];
+  double scale = 1.0;
+  if (c.normalization == Normalization::peak) scale = 1.0 / (aperture * aperture);
+  if (c.normalization == Normalization::sum) {
+    double sum = 0.0;
+    for (const double v : psf) sum += v;
+    scale = 1.0 / sum;
+  }
+  for (double& v : psf) v *= scale;
+  return psf;
+}
+
+namespace {
+
+void remove_temp_dir() {
+  if (std::getenv("PSFSIM_KEEP_TEST_DIRS") != nullptr) {
+    std::fprintf(stderr, "psfsim tests: kept %s\n", temp_dir().c_str());
+    return;
+  }
+  std::error_code ec;
+  fs::remove_all(temp_dir(), ec);
+}
+
+}  // namespace
+
 std::string temp_dir() {
   static const std::string dir = [] {
     std::string pattern = (fs::temp_directory_path() / "psfsim-test-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     return pattern;
   }();
+  // Registered after `dir` is complete, so it runs before `dir` is destroyed.
+  static const bool removed_at_exit = (std::atexit(remove_temp_dir), true);
+  (void)removed_at_exit;
   return dir;
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "psfsim/backend.hpp"
+#include "psfsim/phase_polynomial.hpp"
 #include "psfsim/phase_terms.hpp"
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/run_spec.hpp"
@@ -15,6 +17,23 @@ inline void PrintTo(Precision p, std::ostream* os) { *os << to_string(p); }
 }  // namespace psfsim
 
 namespace psfsim::test {
+
+// Relative L2 error bounds, defined here only (SPEC §1 for the references):
+// against an independent float64 reference (NumPy, a direct DFT, an analytic result) ...
+[[nodiscard]] constexpr double reference_tolerance(Precision p) {
+  return p == Precision::single ? 1e-5 : 1e-10;
+}
+// ... between two backends computing the same frames in the same precision ...
+[[nodiscard]] constexpr double backend_tolerance(Precision p) {
+  return p == Precision::single ? 1e-5 : 1e-12;
+}
+// ... and between two calls of one backend that differ only in batching.
+[[nodiscard]] constexpr double batching_tolerance(Precision p) {
+  return p == Precision::single ? 1e-6 : 1e-14;
+}
+
+// Every backend compiled into this build, for parameterized suites.
+[[nodiscard]] std::vector<std::string> compiled_backends();
 
 struct Case {
   int samples = 64;
@@ -38,6 +57,16 @@ struct Case {
 [[nodiscard]] std::vector<std::vector<double>> compute_frames(
     const std::string& backend, const Case& c, const std::vector<PhaseTerms>& frames,
     Precision precision);
+// The frame's intensity by a direct DFT written from SPEC §1 alone (float64, Seidel terms
+// only, no psfsim pupil code), with the case's aperture, normalization and crop applied.
+[[nodiscard]] std::vector<double> direct_dft_psf(const Case& c);
+
+// Phase tables of `frames` at their common degree, as a run compiles them.
+[[nodiscard]] std::vector<PhasePolynomial> compile_all(const std::vector<PhaseTerms>& frames);
+// A block's frames widened to double, and its raw bytes.
+[[nodiscard]] std::vector<double> widen(const FrameBlock& block, const PsfPlan& plan);
+[[nodiscard]] std::vector<unsigned char> bytes_of(const FrameBlock& block, const PsfPlan& plan);
+
 // Empty when PSFSIM_PYTHON imports NumPy here, else why not (checked once, at run time, so
 // that a test binary carried to another machine skips rather than fails there).
 [[nodiscard]] std::string numpy_missing_reason();
@@ -52,6 +81,8 @@ struct CommandResult {
   std::string stdout_text;
 };
 [[nodiscard]] CommandResult run_psfsim(const std::string& args);
+// This test process's scratch folder, removed when the process exits unless the environment
+// sets PSFSIM_KEEP_TEST_DIRS (then its path is printed, for debugging).
 [[nodiscard]] std::string temp_dir();
 
 }  // namespace psfsim::test

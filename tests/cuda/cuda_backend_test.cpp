@@ -1,13 +1,11 @@
-// The cuFFT backend against the FFTW backend (same frames, same plan), against a direct DFT
-// written from SPEC §1 alone, and on its own contract: batches, repeated calls, the lifetime
-// of returned blocks, every output element written, refusals with clear messages.
+// What only the cuFFT backend has: agreement with the FFTW backend over the shapes that pick
+// its execution paths (graphs, direct host writes, copies in pieces), its stage timings and
+// its device refusals. The contract every backend shares is tests/backend_contract_test.cpp.
 // Every test skips visibly where no CUDA device is usable.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <complex>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <ostream>
@@ -27,8 +25,6 @@ namespace {
     const std::string why = test::skip_reason("cuda");                         \
     if (!why.empty()) GTEST_SKIP() << "CUDA backend not usable here: " << why; \
   } while (0)
-
-double tolerance(Precision p) { return p == Precision::single ? 1e-5 : 1e-12; }
 
 PhaseTerms terms(std::vector<SeidelTerm> seidel, std::vector<ZernikeTerm> zernike = {}) {
   PhaseTerms t;
@@ -64,28 +60,6 @@ std::unique_ptr<Backend> make_backend(const std::string& name, const PsfPlan& pl
   return builtin_backends().find(name)->create(plan);
 }
 
-std::vector<PhasePolynomial> compile_all(const std::vector<PhaseTerms>& frames) {
-  int degree = 0;
-  for (const auto& f : frames) degree = std::max(degree, required_degree(f));
-  std::vector<PhasePolynomial> out;
-  for (const auto& f : frames) out.push_back(compile_phase(f, degree));
-  return out;
-}
-
-std::vector<double> widen(const FrameBlock& block, const PsfPlan& plan) {
-  const std::size_t n = block.frames * plan.frame_elements();
-  std::vector<double> out(n);
-  for (std::size_t i = 0; i < n; ++i)
-    out[i] = plan.precision == Precision::single ? static_cast<const float*>(block.data)[i]
-                                                 : static_cast<const double*>(block.data)[i];
-  return out;
-}
-
-std::vector<unsigned char> bytes_of(const FrameBlock& block, const PsfPlan& plan) {
-  const auto* p = static_cast<const unsigned char*>(block.data);
-  return {p, p + block.frames * plan.frame_bytes()};
-}
-
 void expect_all_finite(const std::vector<double>& v) {
   const auto bad = std::find_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); });
   EXPECT_EQ(bad, v.end()) << "non-finite value at index " << (bad - v.begin());
@@ -115,7 +89,7 @@ TEST_P(CudaMatchesCpu, RelativeL2WithinTolerance) {
   ASSERT_EQ(cpu.size(), p.frames.size());
   for (std::size_t f = 0; f < gpu.size(); ++f) {
     expect_all_finite(gpu[f]);
-    EXPECT_LE(test::relative_l2(gpu[f], cpu[f]), tolerance(p.precision)) << "frame " << f;
+    EXPECT_LE(test::relative_l2(gpu[f], cpu[f]), test::backend_tolerance(p.precision)) << "frame " << f;
   }
 }
 
@@ -173,126 +147,6 @@ std::vector<CpuComparison> cpu_comparisons() {
 INSTANTIATE_TEST_SUITE_P(Cases, CudaMatchesCpu, ::testing::ValuesIn(cpu_comparisons()),
                          [](const auto& info) { return info.param.label; });
 
-// ---------------------------------------------------------------------------------------
-// Against a direct DFT of SPEC §1, written without psfsim's pupil code.
-
-std::vector<double> direct_dft_psf(int n, int m, Grid grid, const PhaseTerms& t) {
-  const auto coord = [&](int i) {
-    if (grid == Grid::centered) return (i - n / 2.0) * (2.0 / n);
-    return i == n - 1 ? 1.0 : -1.0 + i * (2.0 / (n - 1));
-  };
-  const int o = (m - n) / 2;
-  std::vector<std::complex<double>> pupil(static_cast<std::size_t>(m) * m);
-  for (int r = 0; r < n; ++r)
-    for (int c = 0; c < n; ++c) {
-      const double x = coord(c), y = coord(r);
-      const double rho = std::sqrt(x * x + y * y);
-      if (rho > 1.0) continue;
-      const double phi = std::atan2(y, x);
-      double w = 0.0;
-      for (const auto& s : t.seidel)
-        w += s.waves * std::pow(rho, s.l) * std::pow(std::cos(phi), s.m);
-      pupil[static_cast<std::size_t>(o + r) * m + o + c] = std::polar(1.0, 2.0 * M_PI * w);
-    }
-  // numpy: ifftshift rolls by -(m // 2), fftshift by +(m // 2).
-  const int h = m / 2;
-  std::vector<std::complex<double>> shifted(pupil.size());
-  for (int r = 0; r < m; ++r)
-    for (int c = 0; c < m; ++c)
-      shifted[static_cast<std::size_t>(r) * m + c] =
-          pupil[static_cast<std::size_t>((r + h) % m) * m + (c + h) % m];
-  const auto twiddle = [m](long long k) {
-    return std::polar(1.0, -2.0 * M_PI * static_cast<double>(k % m) / m);
-  };
-  std::vector<std::complex<double>> rows(pupil.size()), spectrum(pupil.size());
-  for (int r = 0; r < m; ++r)
-    for (int v = 0; v < m; ++v) {
-      std::complex<double> s = 0.0;
-      for (int c = 0; c < m; ++c)
-        s += shifted[static_cast<std::size_t>(r) * m + c] * twiddle(1LL * v * c);
-      rows[static_cast<std::size_t>(r) * m + v] = s;
-    }
-  for (int u = 0; u < m; ++u)
-    for (int v = 0; v < m; ++v) {
-      std::complex<double> s = 0.0;
-      for (int r = 0; r < m; ++r)
-        s += rows[static_cast<std::size_t>(r) * m + v] * twiddle(1LL * u * r);
-      spectrum[static_cast<std::size_t>(u) * m + v] = s;
-    }
-  std::vector<double> psf(pupil.size());
-  for (int u = 0; u < m; ++u)
-    for (int v = 0; v < m; ++v)
-      psf[static_cast<std::size_t>((u + h) % m) * m + (v + h) % m] =
-          std::norm(spectrum[static_cast<std::size_t>(u) * m + v]);
-  return psf;
-}
-
-TEST(CudaBackend, MatchesDirectDftForOddAndEvenPadding) {
-  SKIP_WITHOUT_CUDA();
-  const PhaseTerms t = terms({{2, 1, 1.0}, {3, 1, 0.4}, {4, 0, -0.3}});
-  for (const Grid grid : {Grid::centered, Grid::linspace})
-    for (const auto& [n, m] : {std::pair{16, 35}, std::pair{16, 32}, std::pair{15, 40}}) {
-      test::Case c = shape(n, m, grid, Normalization::none);
-      c.terms = t;
-      const std::vector<double> gpu = test::compute_frame("cuda", c, Precision::double_);
-      EXPECT_LE(test::relative_l2(gpu, direct_dft_psf(n, m, grid, t)), 1e-12)
-          << "N=" << n << " M=" << m << " grid " << to_string(grid);
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Contract of one backend object across calls.
-
-TEST(CudaBackend, AberrationFreePeakIsOneAtCentre) {
-  SKIP_WITHOUT_CUDA();
-  for (const Precision precision : {Precision::single, Precision::double_}) {
-    test::Case c = shape(128, 256, Grid::centered, Normalization::peak, 63);
-    const std::vector<double> psf = test::compute_frame("cuda", c, precision);
-    const int k = 63;
-    const int centre = 256 / 2 - (256 / 2 - k / 2);  // spectrum index M/2 inside the crop
-    EXPECT_NEAR(psf[static_cast<std::size_t>(centre) * k + centre], 1.0, 1e-6);
-    EXPECT_NEAR(*std::max_element(psf.begin(), psf.end()), 1.0, 1e-6);
-  }
-}
-
-// Small batches (frames written to host by the intensity kernel) and a large one (copied in
-// pieces, overlapping the intensity of later pieces).
-TEST(CudaBackend, RepeatedAndPartialBatchesGiveIdenticalResults) {
-  SKIP_WITHOUT_CUDA();
-  for (const test::Case& c : {shape(64, 128, Grid::centered, Normalization::sum, 40),
-                              shape(128, 256, Grid::centered, Normalization::peak),
-                              shape(256, 512, Grid::centered, Normalization::peak)}) {
-    SCOPED_TRACE("M=" + std::to_string(c.padded));
-    const PsfPlan plan = test::plan_for(c, Precision::single, 5);
-    const auto backend = make_backend("cuda", plan);
-    const std::vector<PhaseTerms> all = varied_frames();
-    const auto full = compile_all({all.begin(), all.begin() + 5});
-    const auto part = compile_all({all.begin() + 3, all.begin() + 5});
-
-    const FrameBlock a1 = backend->compute(full);
-    const auto a1_bytes = bytes_of(a1, plan);
-    const FrameBlock b1 = backend->compute(part);  // a shorter batch, another graph
-    const auto b1_bytes = bytes_of(b1, plan);
-    // The first block is still intact after the next call (two alternating output buffers).
-    EXPECT_EQ(bytes_of(a1, plan), a1_bytes);
-    EXPECT_NE(a1.data, b1.data);
-
-    for (int round = 0; round < 3; ++round) {
-      const FrameBlock a = backend->compute(full);
-      EXPECT_EQ(bytes_of(a, plan), a1_bytes) << "round " << round;
-      const FrameBlock b = backend->compute(part);
-      EXPECT_EQ(bytes_of(b, plan), b1_bytes) << "round " << round;
-    }
-
-    // A frame on its own gives the same values as inside a batch.
-    const auto single = test::compute_frames("cuda", c, {all[3]}, Precision::single);
-    const std::vector<double> in_batch = widen(a1, plan);
-    const std::vector<double> frame3(in_batch.begin() + 3 * plan.frame_elements(),
-                                     in_batch.begin() + 4 * plan.frame_elements());
-    EXPECT_LE(test::relative_l2(single.front(), frame3), 1e-6);
-  }
-}
-
 // A batch whose output is too large to write directly runs its whole pipeline in pieces
 // (overlapping copies); 21 frames make 4 pieces of 6, the last one short, so the last
 // piece's FFT runs past the batch. Every frame must still match the CPU, in both
@@ -314,14 +168,14 @@ TEST(CudaBackend, PiecedBatchMatchesCpu) {
       const auto cpu = test::compute_frames("cpu", c, frames, precision);
       ASSERT_EQ(gpu.size(), frames.size());
       for (std::size_t f = 0; f < frames.size(); ++f)
-        EXPECT_LE(test::relative_l2(gpu[f], cpu[f]), tolerance(precision)) << "frame " << f;
+        EXPECT_LE(test::relative_l2(gpu[f], cpu[f]), test::backend_tolerance(precision)) << "frame " << f;
     }
   const test::Case c = shape(128, 256, Grid::centered, Normalization::peak);
   const PsfPlan plan = test::plan_for(c, Precision::single, 21);
   const auto backend = make_backend("cuda", plan);
-  const auto phases = compile_all(frames);
-  const auto first = bytes_of(backend->compute(phases), plan);
-  EXPECT_EQ(bytes_of(backend->compute(phases), plan), first);
+  const auto phases = test::compile_all(frames);
+  const auto first = test::bytes_of(backend->compute(phases), plan);
+  EXPECT_EQ(test::bytes_of(backend->compute(phases), plan), first);
   EXPECT_NE(backend->fused_stages().find("pieces"), std::string::npos) << backend->fused_stages();
 }
 
@@ -334,51 +188,11 @@ TEST(CudaBackend, RaisingTheDegreeBetweenCallsStaysCorrect) {
   for (const auto& frames : {std::vector<PhaseTerms>{terms({{2, 0, 0.5}}), terms({})},
                              std::vector<PhaseTerms>{terms({}, {{37, 0.05}}), mixed_terms()},
                              std::vector<PhaseTerms>{terms({{2, 1, 2.0}}), terms({{1, 1, 3.0}})}}) {
-    const auto phases = compile_all(frames);
-    const std::vector<double> g = widen(gpu->compute(phases), plan);
-    const std::vector<double> r = widen(cpu->compute(phases), plan);
-    EXPECT_LE(test::relative_l2(g, r), tolerance(Precision::double_));
+    const auto phases = test::compile_all(frames);
+    const std::vector<double> g = test::widen(gpu->compute(phases), plan);
+    const std::vector<double> r = test::widen(cpu->compute(phases), plan);
+    EXPECT_LE(test::relative_l2(g, r), test::backend_tolerance(Precision::double_));
   }
-}
-
-// Every output path: the intensity kernel writing to host memory, copies in pieces after a
-// graph timed as a whole (double precision at M = 448) and after timed stages (M = 512).
-TEST(CudaBackend, EveryOutputElementIsRewritten) {
-  SKIP_WITHOUT_CUDA();
-  const std::vector<test::Case> shapes{shape(100, 201, Grid::linspace, Normalization::sum, 77, 0.2),
-                                       shape(200, 448, Grid::centered, Normalization::sum, 0, 0.2),
-                                       shape(256, 512, Grid::centered, Normalization::sum, 0, 0.2)};
-  for (const test::Case& c : shapes)
-    for (const Precision precision : {Precision::single, Precision::double_}) {
-      SCOPED_TRACE("M=" + std::to_string(c.padded) + " " + std::string(to_string(precision)));
-      const PsfPlan plan = test::plan_for(c, precision, 5);
-      const auto backend = make_backend("cuda", plan);
-      const auto phases = compile_all({mixed_terms(), terms({{2, 0, 1.5}}), terms({}),
-                                       terms({{2, 1, -0.7}}), terms({}, {{5, 0.3}})});
-
-      const FrameBlock first = backend->compute(phases);
-      const auto reference = bytes_of(first, plan);
-      // Poison the buffer the call after next writes into: NaN in every element.
-      const std::size_t n = first.frames * plan.frame_elements();
-      if (precision == Precision::single)
-        std::fill_n(static_cast<float*>(const_cast<void*>(first.data)), n,
-                    std::numeric_limits<float>::quiet_NaN());
-      else
-        std::fill_n(static_cast<double*>(const_cast<void*>(first.data)), n,
-                    std::numeric_limits<double>::quiet_NaN());
-      (void)backend->compute(phases);
-      const FrameBlock third = backend->compute(phases);
-      ASSERT_EQ(third.data, first.data);
-      const std::vector<double> values = widen(third, plan);
-      expect_all_finite(values);
-      EXPECT_EQ(bytes_of(third, plan), reference);
-      for (std::size_t f = 0; f < third.frames; ++f) {
-        double sum = 0.0;
-        for (std::size_t i = 0; i < plan.frame_elements(); ++i)
-          sum += values[f * plan.frame_elements() + i];
-        EXPECT_NEAR(sum, 1.0, 1e-5) << "frame " << f;
-      }
-    }
 }
 
 // Timing chosen from the sizes: a small call is one graph timed as a whole; a small output
@@ -402,7 +216,7 @@ TEST(CudaBackend, ReportsStagesInOrder) {
     EXPECT_EQ(backend->name(), "cuda");
     EXPECT_FALSE(backend->device_name().empty());
     EXPECT_EQ(backend->fused_stages().empty(), e.stages.size() == 4);
-    const FrameBlock block = backend->compute(compile_all({mixed_terms()}));
+    const FrameBlock block = backend->compute(test::compile_all({mixed_terms()}));
     ASSERT_EQ(block.times.stages.size(), e.stages.size());
     double stages = 0.0;
     for (std::size_t s = 0; s < e.stages.size(); ++s) {
@@ -426,7 +240,7 @@ TEST(CudaBackend, BatchCopiesOverlapIntensity) {
   const auto backend = make_backend("cuda", plan);
   EXPECT_NE(backend->fused_stages().find("transfer"), std::string::npos);
   const std::vector<PhaseTerms> frames(16, mixed_terms());
-  const FrameBlock block = backend->compute(compile_all(frames));
+  const FrameBlock block = backend->compute(test::compile_all(frames));
   const std::vector<std::string> expected{"pupil", "fft", "intensity", "transfer"};
   ASSERT_EQ(block.times.stages.size(), expected.size());
   double stages = 0.0;
@@ -460,15 +274,6 @@ TEST(CudaBackend, RefusesABatchThatCannotFitWithTheFigures) {
     EXPECT_NE(what.find("of device memory"), std::string::npos) << what;
     EXPECT_NE(what.find("free on"), std::string::npos) << what;
   }
-}
-
-TEST(CudaBackend, RefusesMoreFramesThanThePlanAllows) {
-  SKIP_WITHOUT_CUDA();
-  const PsfPlan plan =
-      test::plan_for(shape(16, 32, Grid::centered, Normalization::peak), Precision::single, 2);
-  const auto backend = make_backend("cuda", plan);
-  const auto phases = compile_all({terms({}), terms({}), terms({})});
-  EXPECT_THROW((void)backend->compute(phases), Error);
 }
 
 // Runs everywhere: a machine without a device must say so cleanly, then the test skips.

@@ -1,0 +1,201 @@
+// The backend contract of SPEC §4, one suite for every compiled backend and both precisions:
+// results against a direct DFT written from SPEC §1 alone (odd and even N and M, both grids,
+// crops, the three normalizations), the lifetime of returned blocks, every output element
+// rewritten, and the refusals. GPU instances skip visibly where no device is usable.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "psfsim/builtin_backends.hpp"
+#include "psfsim/errors.hpp"
+#include "psfsim/psf_run.hpp"
+#include "test_support.hpp"
+
+namespace psfsim::test {
+namespace {
+
+using Param = std::tuple<std::string, Precision>;
+
+class BackendContract : public ::testing::TestWithParam<Param> {
+ protected:
+  void SetUp() override {
+    if (const std::string why = skip_reason(backend()); !why.empty())
+      GTEST_SKIP() << backend() << " backend not usable here: " << why;
+  }
+  [[nodiscard]] std::string backend() const { return std::get<0>(GetParam()); }
+  [[nodiscard]] Precision precision() const { return std::get<1>(GetParam()); }
+  [[nodiscard]] std::unique_ptr<Backend> make(const Case& c, int max_batch) const {
+    return builtin_backends().find(backend())->create(plan_for(c, precision(), max_batch));
+  }
+};
+
+PhaseTerms seidel(std::vector<SeidelTerm> terms) { return PhaseTerms{std::move(terms), {}}; }
+
+Case make_case(int n, int m, Grid grid, Normalization norm, int crop, double eps,
+               PhaseTerms terms) {
+  Case c;
+  c.samples = n;
+  c.padded = m;
+  c.grid = grid;
+  c.normalization = norm;
+  c.crop = crop;
+  c.obscuration = eps;
+  c.terms = std::move(terms);
+  return c;
+}
+
+std::string describe(const Case& c) {
+  return "N=" + std::to_string(c.samples) + " M=" + std::to_string(c.padded) + " K=" +
+         std::to_string(c.crop) + " " + std::string(to_string(c.grid)) + " " +
+         std::string(to_string(c.normalization)) + " eps=" + std::to_string(c.obscuration);
+}
+
+// Tilt, defocus, coma-like, spherical and an odd l - m (rho) term.
+PhaseTerms mixed() { return seidel({{2, 1, 1.0}, {3, 1, 0.4}, {4, 0, -0.3}, {2, 0, 0.2}}); }
+
+TEST_P(BackendContract, MatchesDirectDft) {
+  const std::vector<Case> cases{
+      make_case(16, 32, Grid::centered, Normalization::none, 0, 0.0, mixed()),
+      make_case(16, 35, Grid::centered, Normalization::none, 0, 0.0, mixed()),   // odd M
+      make_case(15, 40, Grid::linspace, Normalization::none, 0, 0.0, mixed()),   // odd N
+      make_case(17, 41, Grid::centered, Normalization::peak, 0, 0.25, mixed()),  // odd N, M
+      make_case(16, 37, Grid::linspace, Normalization::peak, 21, 0.0, mixed()),  // odd K
+      make_case(20, 44, Grid::centered, Normalization::sum, 30, 0.3, mixed()),
+      make_case(13, 27, Grid::centered, Normalization::sum, 9, 0.0,
+                seidel({{2, 2, 0.7}, {5, 3, 0.2}, {1, 1, -2.0}})),  // m >= 2, odd l - m
+  };
+  for (const Case& c : cases) {
+    const std::vector<double> psf = compute_frame(backend(), c, precision());
+    const std::vector<double> reference = direct_dft_psf(c);
+    EXPECT_LE(relative_l2(psf, reference), reference_tolerance(precision())) << describe(c);
+  }
+}
+
+TEST_P(BackendContract, AberrationFreeCentreIsOneUnderPeakNormalization) {
+  for (const Case& c : {make_case(32, 64, Grid::centered, Normalization::peak, 0, 0.0, {}),
+                        make_case(31, 64, Grid::centered, Normalization::peak, 15, 0.2, {})}) {
+    const std::vector<double> psf = compute_frame(backend(), c, precision());
+    const int k = c.crop > 0 ? c.crop : c.padded;
+    const int centre = c.padded / 2 - (c.padded / 2 - k / 2);  // index M/2 inside the crop
+    EXPECT_NEAR(psf[static_cast<std::size_t>(centre) * k + centre], 1.0, 1e-6) << describe(c);
+    EXPECT_NEAR(*std::max_element(psf.begin(), psf.end()), 1.0, 1e-6) << describe(c);
+  }
+}
+
+// A block stays valid until the second following call: after compute(a), compute(b), the
+// first block's bytes are unchanged; repeated calls give the same bytes, a short batch after
+// a full one included, and a frame alone equals the same frame inside a batch. The shapes
+// cover the GPU's direct host write, copies after one graph, and copies in pieces.
+TEST_P(BackendContract, BlockStaysValidUntilTheSecondFollowingCall) {
+  for (const Case& c : {make_case(64, 128, Grid::centered, Normalization::sum, 40, 0.1, {}),
+                        make_case(128, 256, Grid::centered, Normalization::peak, 0, 0.0, {}),
+                        make_case(256, 512, Grid::centered, Normalization::peak, 0, 0.0, {})}) {
+    SCOPED_TRACE(describe(c));
+    const auto b = make(c, 5);
+    const std::vector<PhaseTerms> all{mixed(), seidel({{2, 0, 1.0}}), seidel({}),
+                                      seidel({{4, 0, 0.5}}), PhaseTerms{{{2, 1, -1.0}}, {{7, 0.1}}}};
+    const auto full = compile_all(all);
+    const auto part = compile_all({all.begin() + 3, all.end()});
+    const FrameBlock a = b->compute(full);
+    ASSERT_EQ(a.frames, 5u);
+    const auto a_bytes = bytes_of(a, b->plan());
+    const FrameBlock next = b->compute(part);
+    ASSERT_EQ(next.frames, 2u);
+    EXPECT_NE(next.data, a.data);
+    EXPECT_EQ(bytes_of(a, b->plan()), a_bytes);
+    const auto next_bytes = bytes_of(next, b->plan());
+    for (int round = 0; round < 2; ++round) {
+      EXPECT_EQ(bytes_of(b->compute(full), b->plan()), a_bytes) << "round " << round;
+      EXPECT_EQ(bytes_of(b->compute(part), b->plan()), next_bytes) << "round " << round;
+    }
+    const std::vector<double> alone = compute_frames(backend(), c, {all[3]}, precision()).front();
+    const std::vector<double> in_batch = widen(a, b->plan());
+    const std::size_t k2 = b->plan().frame_elements();
+    EXPECT_LE(relative_l2(alone, {in_batch.begin() + 3 * k2, in_batch.begin() + 4 * k2}),
+              batching_tolerance(precision()));
+  }
+}
+
+// Poisons the buffer the call after next writes into: every element must come back finite
+// and equal to the first result. Shapes cover a direct host write (small output), copies
+// after a graph timed as a whole, and copies after timed stages on the GPU.
+TEST_P(BackendContract, EveryOutputElementIsRewritten) {
+  for (const Case& c : {make_case(40, 81, Grid::linspace, Normalization::sum, 31, 0.2, {}),
+                        make_case(200, 448, Grid::centered, Normalization::sum, 0, 0.2, {}),
+                        make_case(256, 512, Grid::centered, Normalization::sum, 0, 0.2, {})}) {
+    SCOPED_TRACE(describe(c));
+    const auto b = make(c, 5);
+    const auto phases = compile_all({mixed(), seidel({{2, 0, 1.5}}), seidel({}),
+                                     seidel({{2, 1, -0.7}}), PhaseTerms{{}, {{5, 0.3}}}});
+    const FrameBlock first = b->compute(phases);
+    const auto reference = bytes_of(first, b->plan());
+    const std::size_t n = first.frames * b->plan().frame_elements();
+    if (precision() == Precision::single)
+      std::fill_n(static_cast<float*>(const_cast<void*>(first.data)), n,
+                  std::numeric_limits<float>::quiet_NaN());
+    else
+      std::fill_n(static_cast<double*>(const_cast<void*>(first.data)), n,
+                  std::numeric_limits<double>::quiet_NaN());
+    (void)b->compute(phases);
+    const FrameBlock third = b->compute(phases);
+    ASSERT_EQ(third.data, first.data);
+    EXPECT_EQ(bytes_of(third, b->plan()), reference);
+    const std::vector<double> values = widen(third, b->plan());
+    for (std::size_t f = 0; f < third.frames; ++f) {
+      double sum = 0.0;
+      for (std::size_t i = 0; i < b->plan().frame_elements(); ++i)
+        sum += values[f * b->plan().frame_elements() + i];
+      EXPECT_NEAR(sum, 1.0, 1e-5) << "frame " << f;  // NaN anywhere fails here
+    }
+  }
+}
+
+TEST_P(BackendContract, RefusesMoreFramesThanThePlanHoldsAsBadInput) {
+  const auto b = make(make_case(16, 32, Grid::centered, Normalization::peak, 0, 0.0, {}), 2);
+  const auto three = compile_all({seidel({}), seidel({}), seidel({})});
+  try {
+    (void)b->compute(three);
+    FAIL() << "3 frames accepted by a plan of 2";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.code(), ExitCode::bad_input);
+    EXPECT_NE(std::string(e.what()).find("3 frames given, the plan holds 1 to 2"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW((void)b->compute({}), InputError);
+}
+
+TEST_P(BackendContract, RefusesAnApertureWithoutSamples) {
+  RunSpec spec = spec_for(backend(), make_case(2, 4, Grid::linspace, Normalization::peak, 0,
+                                               0.0, {}),
+                          precision());
+  try {
+    PsfRun run(spec, builtin_backends());
+    FAIL() << "a zero aperture was accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    for (const char* option : {"--samples 2", "--grid linspace", "--obscuration"})
+      EXPECT_NE(what.find(option), std::string::npos) << what;
+  }
+  // An obscuration that covers every sample inside the rim (rho = 0.47 for N = 3).
+  spec = spec_for(backend(), make_case(3, 8, Grid::centered, Normalization::peak, 0, 0.9, {}),
+                  precision());
+  EXPECT_THROW(PsfRun(spec, builtin_backends()), InputError);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Compiled, BackendContract,
+    ::testing::Combine(::testing::ValuesIn(compiled_backends()),
+                       ::testing::Values(Precision::single, Precision::double_)),
+    [](const auto& info) {
+      return std::get<0>(info.param) + "_" + std::string(to_string(std::get<1>(info.param)));
+    });
+
+}  // namespace
+}  // namespace psfsim::test
