@@ -107,6 +107,14 @@ std::vector<BadInput> bad_inputs() {
       {"sweep_bad_size", "sweep --sizes 64,1", "--samples 1"},
       {"sweep_bad_batch", "sweep --sizes 16 --batch 0", "--batch"},
       {"sweep_unknown_backend", "sweep --backends gpu", "--backends"},
+      {"unknown_backend", "run --backend gpu", "--backend"},
+      {"device_negative", "run --device -1", "--device"},
+      {"threads_negative", "run --threads -1", "--threads"},
+      {"repeat_zero", "run --repeat 0", "--repeat"},
+      {"padded_size_too_large", "run --padded-size 70000", "--padded-size"},
+      {"pad_factor_and_padded_size", "run --pad-factor 2 --padded-size 256", "--padded-size"},
+      {"zero_aperture", "run --samples 2 --grid linspace --backend cpu", "--obscuration"},
+      {"sweep_zero_aperture", "sweep --sizes 2 --grid linspace --backends cpu", "aperture"},
   };
 }
 
