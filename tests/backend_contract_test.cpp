@@ -68,7 +68,11 @@ TEST_P(BackendContract, MatchesDirectDft) {
       make_case(16, 37, Grid::linspace, Normalization::peak, 21, 0.0, mixed()),  // odd K
       make_case(20, 44, Grid::centered, Normalization::sum, 30, 0.3, mixed()),
       make_case(13, 27, Grid::centered, Normalization::sum, 9, 0.0,
-                seidel({{2, 2, 0.7}, {5, 3, 0.2}, {1, 1, -2.0}})),  // m >= 2, odd l - m
+                seidel({{2, 2, 0.7}, {5, 3, 0.2}, {1, 1, -2.0}, {3, 2, 0.3}})),  // m >= 2
+      make_case(12, 31, Grid::linspace, Normalization::none, 0, 0.0,
+                seidel({{4, 1, 0.4}, {5, 2, -0.3}, {6, 3, 0.2}})),  // odd l - m, m up to 3
+      // Samples exactly at rho = 1 and at rho = obscuration (x = -1, -0.5 on the axis).
+      make_case(8, 20, Grid::centered, Normalization::none, 0, 0.5, mixed()),
   };
   for (const Case& c : cases) {
     const std::vector<double> psf = compute_frame(backend(), c, precision());

@@ -1,0 +1,165 @@
+// Every option `psfsim run --help` lists is also a config key, checked by what it does: a run
+// configured by the file equals the same run given on the command line (/psf, /parameters,
+// every attribute, the /timings it records, the effective configuration), and differs from
+// a run without the option. The options are read from --help, so a new option without a case
+// here fails the test instead of going unchecked.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "h5_snapshot.hpp"
+#include "test_support.hpp"
+
+namespace psfsim::test {
+namespace {
+namespace fs = std::filesystem;
+
+struct KeyCase {
+  std::string cli;   // the option on the command line
+  std::string toml;  // the same in the [run] table
+};
+
+// A non-default value for every key; `dir` holds the files some of them name.
+std::map<std::string, KeyCase> key_cases(const std::string& dir) {
+  std::ofstream(dir + "/frames.csv") << "Z4,S2_1\n0.1,0.3\n-0.2,0.5\n";
+  return {
+      {"backend", {"--backend cpu", "backend = \"cpu\""}},
+      {"precision", {"--precision double", "precision = \"double\""}},
+      {"samples", {"--samples 24", "samples = 24"}},
+      {"pad-factor", {"--pad-factor 3", "pad-factor = 3"}},
+      {"padded-size", {"--padded-size 301", "padded-size = 301"}},
+      {"grid", {"--grid linspace", "grid = \"linspace\""}},
+      {"seidel", {"--seidel 2,1,0.5 --seidel 4,0,0.25", "seidel = [\"2,1,0.5\", \"4,0,0.25\"]"}},
+      {"zernike", {"--zernike 4,0.1 --zernike 11,0.05", "zernike = [\"4,0.1\", \"11,0.05\"]"}},
+      {"obscuration", {"--obscuration 0.3", "obscuration = 0.3"}},
+      {"normalize", {"--normalize sum", "normalize = \"sum\""}},
+      {"threads", {"--threads 1", "threads = 1"}},
+      {"device", {"--device 3", "device = 3"}},
+      {"fft-effort", {"--fft-effort patient", "fft-effort = \"patient\""}},
+      {"wisdom", {"--wisdom " + dir + "/w.wisdom", "wisdom = \"" + dir + "/w.wisdom\""}},
+      {"stage-timing", {"--stage-timing", "stage-timing = true"}},
+      {"vary", {"--vary Z4,-1,1,3", "vary = \"Z4,-1,1,3\""}},
+      {"random", {"--random 4-6,0.1,3,7", "random = \"4-6,0.1,3,7\""}},
+      {"frames", {"--frames " + dir + "/frames.csv", "frames = \"" + dir + "/frames.csv\""}},
+      {"crop", {"--crop 64", "crop = 64"}},
+      {"repeat", {"--repeat 2", "repeat = 2"}},
+      {"chunk-frames", {"--chunk-frames 1", "chunk-frames = 1"}},
+  };
+}
+
+// Options that are not keys with an effect on the file, and why.
+const std::set<std::string> not_in_the_file{
+    "help",    // not a key
+    "output",  // where the file goes: checked below by writing through the key
+    "force",   // checked below against an existing file
+    "quiet",   // only changes the terminal; tests/check_progress.py checks it
+};
+
+std::set<std::string> run_options_from_help() {
+  const auto help = run_psfsim("run --help");
+  EXPECT_EQ(help.exit_code, 0) << help.stderr_text;
+  std::set<std::string> names;
+  const std::regex option(R"(^\s+(?:-\w,)?--([a-z][a-z0-9-]*))");
+  std::istringstream lines(help.stdout_text);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, option)) names.insert(m[1]);
+  }
+  return names;
+}
+
+// The file minus what differs between any two runs: when, where, how long.
+H5Snapshot content_of(const std::string& path) {
+  H5Snapshot s = read_h5(path);
+  for (auto it = s.datasets.begin(); it != s.datasets.end();)
+    it = it->first.rfind("/timings/", 0) == 0 ? s.datasets.erase(it) : std::next(it);
+  s.attributes.erase("/@created_utc");
+  s.attributes.erase("/@command_line");
+  std::string& config = s.attributes["/@config"];
+  config = std::regex_replace(config, std::regex("output = [^\n]*\n"), "");
+  return s;
+}
+
+std::string run_to(const std::string& args, const std::string& out) {
+  const auto r = run_psfsim(args + " --quiet -o " + out);
+  EXPECT_EQ(r.exit_code, 0) << "psfsim " << args << ": " << r.stderr_text;
+  return out;
+}
+
+TEST(ConfigKeys, EveryRunOptionActsTheSameFromAConfigFile) {
+  const std::string dir = temp_dir() + "/config-keys";
+  fs::create_directories(dir);
+  const auto cases = key_cases(dir);
+  // FFTW_ESTIMATE plans alike in every process; other efforts measure, and may round the
+  // last bit differently from run to run, so frames are compared to single precision.
+  const std::string base = "run --backend cpu --samples 32 --fft-effort estimate";
+  std::map<std::string, H5Snapshot> runs_without;  // by shared options
+
+  for (const std::string& key : run_options_from_help()) {
+    if (not_in_the_file.count(key) != 0) continue;
+    SCOPED_TRACE("key " + key);
+    const auto c = cases.find(key);
+    ASSERT_NE(c, cases.end()) << "`psfsim run --help` lists --" << key
+                              << " but this test has no value for it: add one to key_cases()";
+    // The key under test is left out of the shared options, so it cannot be overridden.
+    std::string shared = base;
+    if (key == "backend") shared = "run --samples 32 --fft-effort estimate";
+    if (key == "samples") shared = "run --backend cpu --fft-effort estimate";
+    if (key == "fft-effort") shared = "run --backend cpu --samples 32";
+    if (runs_without.count(shared) == 0)
+      runs_without[shared] = content_of(run_to(shared, dir + "/" + key + "-without.h5"));
+    const H5Snapshot& without = runs_without[shared];
+    const std::string config = dir + "/" + key + ".toml";
+    std::ofstream(config) << "[run]\n" << c->second.toml << "\n";
+    const H5Snapshot from_file =
+        content_of(run_to(shared + " -c " + config, dir + "/" + key + "-file.h5"));
+    const H5Snapshot from_cli =
+        content_of(run_to(shared + " " + c->second.cli, dir + "/" + key + "-cli.h5"));
+    EXPECT_EQ(from_file.shapes, from_cli.shapes);
+    for (const auto& [name, values] : from_cli.datasets) {
+      const auto same = from_file.datasets.find(name);
+      ASSERT_NE(same, from_file.datasets.end()) << name << " missing from the configured run";
+      EXPECT_LE(relative_l2(same->second, values), batching_tolerance(Precision::single))
+          << name;
+    }
+    EXPECT_EQ(from_file.attributes, from_cli.attributes);
+    // The value is one the file shows, so a key dropped on the way would be seen.
+    const bool same_frames =
+        from_cli.shapes == without.shapes &&
+        relative_l2(from_cli.datasets.at("/psf"), without.datasets.at("/psf")) < 1e-3;
+    EXPECT_FALSE(same_frames && from_cli.attributes == without.attributes)
+        << "--" << key << " changes nothing in the file: pick a value that does";
+  }
+}
+
+TEST(ConfigKeys, RepeatAndTimingKeysReachTimings) {
+  const std::string dir = temp_dir() + "/config-timings";
+  fs::create_directories(dir);
+  std::ofstream(dir + "/c.toml") << "[run]\nrepeat = 3\n";
+  const H5Snapshot s = read_h5(run_to("run --backend cpu --samples 16 -c " + dir + "/c.toml",
+                                      dir + "/t.h5"));
+  EXPECT_EQ(s.datasets.at("/timings/total").size(), 3u);
+}
+
+TEST(ConfigKeys, OutputAndForceWorkFromAConfigFile) {
+  const std::string dir = temp_dir() + "/config-output";
+  fs::create_directories(dir);
+  const std::string out = dir + "/from-config.h5";
+  std::ofstream(dir + "/c.toml") << "[run]\noutput = \"" << out << "\"\nsamples = 16\n";
+  auto r = run_psfsim("run --backend cpu --quiet -c " + dir + "/c.toml");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_TRUE(fs::exists(out));
+  r = run_psfsim("run --backend cpu --quiet -c " + dir + "/c.toml");
+  EXPECT_EQ(r.exit_code, 2) << "an existing output was overwritten without force";
+  std::ofstream(dir + "/f.toml") << "[run]\noutput = \"" << out << "\"\nsamples = 16\nforce = true\n";
+  r = run_psfsim("run --backend cpu --quiet -c " + dir + "/f.toml");
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+}
+
+}  // namespace
+}  // namespace psfsim::test
