@@ -37,7 +37,6 @@ struct Single {
   using Real = float;
   using Complex = fftwf_complex;
   using Plan = fftwf_plan;
-  static constexpr const char* name = "float";
   static Complex* alloc(size_t n) { return fftwf_alloc_complex(n); }
   static void free(Complex* p) { fftwf_free(p); }
   static Plan plan(int m, Complex* d) {
@@ -52,7 +51,6 @@ struct Double {
   using Real = double;
   using Complex = fftw_complex;
   using Plan = fftw_plan;
-  static constexpr const char* name = "double";
   static Complex* alloc(size_t n) { return fftw_alloc_complex(n); }
   static void free(Complex* p) { fftw_free(p); }
   static Plan plan(int m, Complex* d) {

@@ -1,8 +1,9 @@
 # Debian's packages: libfftw3-dev, libhdf5-dev, libcli11-dev (see README).
-find_package(PkgConfig REQUIRED)
-pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3 fftw3f)
-find_library(FFTW3_OMP_LIB NAMES fftw3_omp REQUIRED)
-find_library(FFTW3F_OMP_LIB NAMES fftw3f_omp REQUIRED)
+include(psfsim_fftw)
+if(NOT PSFSIM_FFTW3_FOUND)
+  message(FATAL_ERROR "FFTW 3 (fftw3 and fftw3f through pkg-config, with libfftw3_omp and "
+                      "libfftw3f_omp) not found: install pkg-config and libfftw3-dev")
+endif()
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(HDF5 REQUIRED COMPONENTS C)
 find_package(CLI11 CONFIG QUIET)
