@@ -9,6 +9,7 @@
 #include "psfsim/build_config.hpp"
 #include "psfsim/config_text.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/stop_signals.hpp"
 #include "run_command.hpp"
 #include "run_options.hpp"
 #include "sweep_command.hpp"
@@ -24,6 +25,7 @@ int fail(psfsim::ExitCode code, const std::string& message) {
 
 int main(int argc, char** argv) {
   using psfsim::ExitCode;
+  psfsim::install_stop_handlers();
   CLI::App app{"psfsim: optical point-spread functions from a pupil, on FFTW (CPU) or cuFFT (GPU)",
                "psfsim"};
   app.set_version_flag("--version", std::string("psfsim ") + PSFSIM_VERSION + " (" +

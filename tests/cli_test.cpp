@@ -65,6 +65,7 @@ std::vector<BadInput> bad_inputs() {
   const std::string short_row = write_text(d + "/short-row.csv", "Z4,Z11\n0.1,0.2\n0.3\n");
   const std::string bad_term = write_text(d + "/bad-term.csv", "Z4,W7\n0.1,0.2\n");
   const std::string bad_number = write_text(d + "/bad-number.csv", "Z4\n0.1\nlots\n");
+  const std::string repeated = write_text(d + "/repeated.csv", "# defocus\nZ4, S2_1,Z4\n0.1,0.2,0.3\n");
   return {
       {"unknown_option", "run --bogus 3", "--bogus"},
       {"wrong_type", "run --samples abc", "--samples"},
@@ -92,12 +93,12 @@ std::vector<BadInput> bad_inputs() {
       {"config_wrong_type", "run -c " + wrong_type, "samples"},
       {"config_bad_choice", "run -c " + bad_choice, "--grid"},
       {"output_folder_missing", "run -o " + d + "/no/such/folder/out.h5", "does not exist"},
-      {"output_folder_unwritable", "run -o /proc/psfsim-out.h5", "/proc"},
       {"no_command", "", "command"},
       {"csv_missing_column", "run --frames " + short_row, "short-row.csv:3"},
       {"csv_unknown_term", "run --frames " + bad_term, "bad-term.csv:1"},
       {"csv_not_a_number", "run --frames " + bad_number, "bad-number.csv:3"},
       {"csv_missing_file", "run --frames " + d + "/none.csv", "none.csv"},
+      {"csv_repeated_term", "run --frames " + repeated, "repeated.csv:2: the header names Z4 twice"},
       {"vary_malformed", "run --vary Z4,0,1", "--vary"},
       {"random_malformed", "run --random 4-15,0.1,10", "--random"},
       {"two_batch_sources", "run --vary Z4,0,1,3 --random 4-5,0.1,3,1", "at most one"},

@@ -254,10 +254,18 @@ double relative_l2(const std::vector<double>& a, const std::vector<double>& ref)
   return std::sqrt(num / den);  // NaN anywhere makes this NaN, which fails every bound
 }
 
-CommandResult run_psfsim(const std::string& args) {
+std::vector<std::string> folder_entries(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+CommandResult run_psfsim(const std::string& args, const std::string& shell_prefix) {
   static int counter = 0;
   const std::string base = temp_dir() + "/cmd-" + std::to_string(counter++);
-  const int code = run_shell(std::string(PSFSIM_BINARY) + " " + args + " >" + base +
+  const std::string prefix = shell_prefix.empty() ? "" : shell_prefix + " ";
+  const int code = run_shell(prefix + std::string(PSFSIM_BINARY) + " " + args + " >" + base +
                              ".out 2>" + base + ".err </dev/null");
   return {code, read_file(base + ".err"), read_file(base + ".out")};
 }

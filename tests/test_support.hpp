@@ -80,7 +80,11 @@ struct CommandResult {
   std::string stderr_text;
   std::string stdout_text;
 };
-[[nodiscard]] CommandResult run_psfsim(const std::string& args);
+// `shell_prefix` runs first in the same shell, e.g. "ulimit -f 64; exec".
+[[nodiscard]] CommandResult run_psfsim(const std::string& args,
+                                       const std::string& shell_prefix = "");
+// The folder's entries (names only), for checking that nothing was left behind.
+[[nodiscard]] std::vector<std::string> folder_entries(const std::string& dir);
 // This test process's scratch folder, removed when the process exits unless the environment
 // sets PSFSIM_KEEP_TEST_DIRS (then its path is printed, for debugging).
 [[nodiscard]] std::string temp_dir();

@@ -5,6 +5,7 @@
 #include "psfsim/build_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/output_path.hpp"
+#include "psfsim/stop_signals.hpp"
 
 namespace psfsim {
 namespace fs = std::filesystem;
@@ -25,12 +26,10 @@ std::string utc_now_iso8601() {
 namespace h5 {
 
 AtomicFile::AtomicFile(fs::path target, const Provenance& provenance)
-    : target_(std::move(target)), temporary_(partial_name(target_)) {
+    : target_(std::move(target)), temporary_(partial_name(target_)), guard_(temporary_) {
   silence_library_errors();
-  std::error_code ec;
-  fs::remove(temporary_, ec);  // a leftover of a killed run with our pid
   file_ = Handle(H5Fcreate(temporary_.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
-                 "create " + temporary_.string());
+                 "create " + temporary_.filename().string());
   const hid_t root = file_.get();
   set_attribute(root, "psfsim_version", std::string(PSFSIM_VERSION));
   set_attribute(root, "git_commit", std::string(PSFSIM_GIT_COMMIT));
@@ -48,14 +47,15 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::commit() {
-  check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush " + temporary_.string());
-  file_.reset();
+  check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush the file");
+  check(file_.close(), "close the file");
   std::error_code ec;
   fs::rename(temporary_, target_, ec);
   if (ec)
-    throw RuntimeFailure("cannot rename " + temporary_.string() + " to " + target_.string() +
-                         ": " + ec.message());
+    throw RuntimeFailure("cannot rename " + temporary_.filename().string() + " into place: " +
+                         ec.message());
   committed_ = true;
+  guard_.release();
 }
 
 }  // namespace h5

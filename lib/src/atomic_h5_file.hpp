@@ -1,11 +1,13 @@
 #pragma once
-// An HDF5 file that appears at its path only when complete: created as .NAME.partial-PID in
-// the same folder (so the rename is atomic), renamed by commit(), removed if never committed.
+// An HDF5 file that appears at its path only when complete: created as .NAME.partial-HOST-PID
+// in the same folder (so the rename is atomic), renamed by commit(), removed if never
+// committed, and removed by the stop-signal handler while it is partial.
 // Root attributes common to every psfsim file are written on creation.
 #include <filesystem>
 #include <string>
 
 #include "hdf5_handles.hpp"
+#include "psfsim/stop_signals.hpp"
 
 namespace psfsim::h5 {
 
@@ -29,6 +31,7 @@ class AtomicFile {
  private:
   std::filesystem::path target_;
   std::filesystem::path temporary_;
+  PartialFileGuard guard_;  // a stop signal removes the partial file
   Handle file_;
   bool committed_ = false;
 };

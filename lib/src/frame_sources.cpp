@@ -153,7 +153,14 @@ std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::file
     const std::string where = name + ":" + std::to_string(line_number);
     const auto fields = split_fields(line, ',');
     if (columns.empty()) {
-      for (const auto& f : fields) columns.push_back(parse_term_id(f, where));
+      for (const auto& f : fields) {
+        const TermId id = parse_term_id(f, where);
+        for (const TermId& seen : columns)
+          if (seen.zernike == id.zernike && (id.zernike ? seen.j == id.j
+                                                        : seen.l == id.l && seen.m == id.m))
+            reject(where, "the header names " + std::string(trim(f)) + " twice");
+        columns.push_back(id);
+      }
       continue;
     }
     if (fields.size() != columns.size())

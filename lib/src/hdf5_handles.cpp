@@ -1,22 +1,59 @@
 #include "hdf5_handles.hpp"
 
+#include <cstdlib>
+#include <cstring>
+
 #include "psfsim/errors.hpp"
 
 namespace psfsim::h5 {
 
+namespace {
+
+// HDF5 records a failed system call as "..., errno = 28, error message = '...'".
+herr_t find_system_cause(unsigned, const H5E_error2_t* error, void* data) {
+  auto* cause = static_cast<std::string*>(data);
+  if (!cause->empty() || error->desc == nullptr) return 0;
+  const char* at = std::strstr(error->desc, "errno = ");
+  if (at != nullptr) {
+    const int code = std::atoi(at + 8);
+    if (code > 0) *cause = std::strerror(code);
+  }
+  return 0;
+}
+
+std::string failure(const std::string& what) {
+  std::string cause;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_system_cause, &cause);
+  H5Eclear2(H5E_DEFAULT);
+  return "cannot " + what + (cause.empty() ? std::string() : ": " + cause);
+}
+
+}  // namespace
+
 Handle::Handle(hid_t id, Closer close, const std::string& what) : id_(id), close_(close) {
-  if (id_ < 0) throw RuntimeFailure("HDF5: cannot " + what);
+  if (id_ < 0) throw RuntimeFailure(failure(what));
 }
 
-void Handle::reset() noexcept {
-  if (id_ >= 0 && close_ != nullptr) close_(id_);
+void Handle::reset() noexcept { (void)close(); }
+
+herr_t Handle::close() noexcept {
+  herr_t status = 0;
+  if (id_ >= 0 && close_ != nullptr) status = close_(id_);
   id_ = H5I_INVALID_HID;
+  return status;
 }
 
-void silence_library_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+void silence_library_errors() {
+  // HDF5 1.10 closes the files still open at exit, and crashes on one whose close already
+  // failed (a full disk): psfsim closes every file it opens, so the library's exit pass is
+  // not needed. It must be declined before any other HDF5 call.
+  static const bool no_exit_pass = (H5dont_atexit(), true);
+  (void)no_exit_pass;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
 
 void check(herr_t status, const std::string& what) {
-  if (status < 0) throw RuntimeFailure("HDF5: cannot " + what);
+  if (status < 0) throw RuntimeFailure(failure(what));
 }
 
 namespace {

@@ -25,6 +25,8 @@ class Handle {
   Handle& operator=(const Handle&) = delete;
   ~Handle() { reset(); }
   void reset() noexcept;
+  // Closes now and returns the library's status (reset() ignores it).
+  herr_t close() noexcept;
   [[nodiscard]] hid_t get() const noexcept { return id_; }
 
  private:
@@ -34,6 +36,8 @@ class Handle {
 
 // Silences HDF5's own error printing; psfsim reports failures itself.
 void silence_library_errors();
+// Throws RuntimeFailure "cannot WHAT: CAUSE", CAUSE the operating system's reason found on
+// HDF5's error stack ("No space left on device"), when there is one.
 void check(herr_t status, const std::string& what);
 
 void set_attribute(hid_t object, const std::string& name, const std::string& value);

@@ -42,7 +42,29 @@ PsfFileWriter::~PsfFileWriter() {
   if (impl_) impl_->psf.reset();
 }
 
+template <typename Step>
+void PsfFileWriter::naming_the_file(Step&& step) {
+  h5::silence_library_errors();  // per thread: frames are written on the run's writer thread
+  try {
+    step();
+  } catch (const RuntimeFailure& e) {
+    throw RuntimeFailure(path_.string() + ": " + e.what());
+  }
+}
+
 void PsfFileWriter::open(const RunHeader& header) {
+  naming_the_file([&] { create(header); });
+}
+
+void PsfFileWriter::write_frames(std::size_t first, std::size_t count, const void* data) {
+  naming_the_file([&] { write_hyperslab(first, count, data); });
+}
+
+void PsfFileWriter::close(TimingLog& log) {
+  naming_the_file([&] { finish(log); });
+}
+
+void PsfFileWriter::create(const RunHeader& header) {
   impl_ = std::make_unique<Impl>(path_, header, command_line_);
   Impl& d = *impl_;
   const hid_t root = d.file.root();
@@ -74,7 +96,7 @@ void PsfFileWriter::open(const RunHeader& header) {
   h5::set_attribute(psf, "crop", static_cast<long long>(g.frame));
 }
 
-void PsfFileWriter::write_frames(std::size_t first, std::size_t count, const void* data) {
+void PsfFileWriter::write_hyperslab(std::size_t first, std::size_t count, const void* data) {
   const Impl& d = *impl_;
   const hsize_t k = static_cast<hsize_t>(d.frame);
   const hsize_t start[3] = {first, 0, 0};
@@ -87,7 +109,8 @@ void PsfFileWriter::write_frames(std::size_t first, std::size_t count, const voi
   const hid_t type =
       d.precision == Precision::single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   h5::check(H5Dwrite(d.psf.get(), type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
-            "write frames to " + d.file.target().string());
+            "write frames " + std::to_string(first) + " to " + std::to_string(first + count - 1) +
+                " of /psf");
 }
 
 namespace {
@@ -162,7 +185,7 @@ void write_timings(hid_t root, const TimingLog& log) {
 
 }  // namespace
 
-void PsfFileWriter::close(TimingLog& log) {
+void PsfFileWriter::finish(TimingLog& log) {
   const auto t0 = std::chrono::steady_clock::now();
   Impl& d = *impl_;
   d.psf.reset();

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "psfsim/errors.hpp"
+#include "psfsim/finite_check.hpp"
 
 namespace psfsim {
 namespace {
@@ -56,6 +57,16 @@ std::span<const PhasePolynomial> PsfRun::phases(std::size_t first, std::size_t c
   return compiled_;
 }
 
+// On the writer thread, which reads the block for the sink anyway.
+void PsfRun::require_finite(std::size_t first, const FrameBlock& block) const {
+  const auto bad =
+      first_non_finite_frame(block.data, block.frames, plan().frame_elements(), spec_.precision);
+  if (bad)
+    throw RuntimeFailure("frame " + std::to_string(first + *bad) + " holds a non-finite value (" +
+                         backend_->name() + " backend, " + std::string(to_string(spec_.precision)) +
+                         " precision): nothing was written");
+}
+
 void PsfRun::warm_up(int calls) {
   const std::size_t count =
       std::min<std::size_t>(spec_.frames.size(), static_cast<std::size_t>(plan().max_batch));
@@ -91,7 +102,9 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
       log.record(block.times, first == 0);
       if (last_repeat) {
         if (pending_write.valid()) pending_write.get();
-        pending_write = std::async(std::launch::async, [&sink, &write_seconds, first, block] {
+        pending_write = std::async(std::launch::async, [this, &sink, &write_seconds, first,
+                                                        block] {
+          require_finite(first, block);
           const auto t0 = Clock::now();
           sink.write_frames(first, block.frames, block.data);
           write_seconds += seconds_since(t0);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "atomic_h5_file.hpp"
+#include "psfsim/errors.hpp"
 
 namespace psfsim {
 namespace {
@@ -51,6 +52,28 @@ h5::Handle row_type() {
   return t;
 }
 
+void write_table(const std::filesystem::path& path, const std::vector<PackedRow>& packed,
+                 const std::string& command_line, const std::string& config_toml) {
+  h5::AtomicFile file(path, h5::Provenance{command_line, config_toml});
+  {
+    const h5::Handle type = row_type();
+    const hsize_t dims[1] = {packed.size()};
+    const h5::Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "create /sweep space");
+    const h5::Handle set(H5Dcreate2(file.root(), "sweep", type.get(), space.get(), H5P_DEFAULT,
+                                    H5P_DEFAULT, H5P_DEFAULT),
+                         H5Dclose, "create /sweep");
+    if (!packed.empty())
+      h5::check(H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, packed.data()),
+                "write /sweep");
+    h5::set_attribute(set.get(), "units", std::string("s"));
+    h5::set_attribute(set.get(), "description",
+                      std::string("one row per (backend, precision, samples, padded_size, batch): "
+                                  "median seconds of each stage per compute of the batch, NaN "
+                                  "where a backend has no such stage"));
+  }
+  file.commit();
+}
+
 }  // namespace
 
 void write_sweep_file(const std::filesystem::path& path, const std::vector<SweepRow>& rows,
@@ -75,24 +98,11 @@ void write_sweep_file(const std::filesystem::path& path, const std::vector<Sweep
     p.total_max_s = r.total_max;
     p.psfs_per_second = r.psfs_per_second;
   }
-  h5::AtomicFile file(path, h5::Provenance{command_line, config_toml});
-  {
-    const h5::Handle type = row_type();
-    const hsize_t dims[1] = {packed.size()};
-    const h5::Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "create /sweep space");
-    const h5::Handle set(H5Dcreate2(file.root(), "sweep", type.get(), space.get(), H5P_DEFAULT,
-                                    H5P_DEFAULT, H5P_DEFAULT),
-                         H5Dclose, "create /sweep");
-    if (!packed.empty())
-      h5::check(H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, packed.data()),
-                "write /sweep");
-    h5::set_attribute(set.get(), "units", std::string("s"));
-    h5::set_attribute(set.get(), "description",
-                      std::string("one row per (backend, precision, samples, padded_size, batch): "
-                                  "median seconds of each stage per compute of the batch, NaN "
-                                  "where a backend has no such stage"));
+  try {
+    write_table(path, packed, command_line, config_toml);
+  } catch (const RuntimeFailure& e) {
+    throw RuntimeFailure(path.string() + ": " + e.what());
   }
-  file.commit();
 }
 
 }  // namespace psfsim

@@ -25,6 +25,13 @@ class PsfFileWriter final : public FrameSink {
 
  private:
   struct Impl;
+  // Runs one step; a failure's message gains the file's name.
+  template <typename Step>
+  void naming_the_file(Step&& step);
+  void create(const RunHeader& header);
+  void write_hyperslab(std::size_t first, std::size_t count, const void* data);
+  void finish(TimingLog& log);
+
   std::filesystem::path path_;
   std::string command_line_;
   std::unique_ptr<Impl> impl_;

@@ -41,12 +41,15 @@ class PsfRun {
   // Computes the first chunk `calls` times, untimed: plan upload, caches, page faults, clocks.
   void warm_up(int calls);
   // Computes the batch spec().repeat times, recording each repeat; the last repeat's frames
-  // go to `sink`, chunk i written on a writer thread while chunk i+1 is computed. Closes the
-  // sink and returns the log it was given.
+  // go to `sink`, chunk i written on a writer thread while chunk i+1 is computed. A frame
+  // with a NaN or infinity stops the run (RuntimeFailure naming it) before it reaches the
+  // sink. Closes the sink and returns the log it was given.
   TimingLog execute(FrameSink& sink, const Progress& progress = {});
 
  private:
   [[nodiscard]] std::span<const PhasePolynomial> phases(std::size_t first, std::size_t count);
+  // Throws RuntimeFailure naming the first frame of the block with a NaN or infinity.
+  void require_finite(std::size_t first, const FrameBlock& block) const;
 
   RunSpec spec_;
   Geometry geometry_;

@@ -1,0 +1,43 @@
+#include "psfsim/finite_check.hpp"
+
+#include <cstdint>
+#include <cstring>
+
+namespace psfsim {
+namespace {
+
+// All-ones exponent bits: infinity or NaN. Bits are OR-reduced without branches, so the
+// loop vectorizes.
+template <typename Bits, Bits exponent>
+bool any_non_finite(const void* data, std::size_t count) {
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  Bits found = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    Bits v;
+    std::memcpy(&v, bytes + i * sizeof(Bits), sizeof(Bits));
+    found |= static_cast<Bits>((v & exponent) == exponent);
+  }
+  return found != 0;
+}
+
+bool frame_non_finite(const void* frame, std::size_t elements, Precision precision) {
+  if (precision == Precision::single)
+    return any_non_finite<std::uint32_t, 0x7f800000u>(frame, elements);
+  return any_non_finite<std::uint64_t, 0x7ff0000000000000ull>(frame, elements);
+}
+
+}  // namespace
+
+std::optional<std::size_t> first_non_finite_frame(const void* data, std::size_t frames,
+                                                  std::size_t frame_elements,
+                                                  Precision precision) {
+  const std::size_t frame_bytes = frame_elements * bytes_per_real(precision);
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  // The whole block first: the common case is one pass with no frame found.
+  if (!frame_non_finite(data, frames * frame_elements, precision)) return std::nullopt;
+  for (std::size_t f = 0; f < frames; ++f)
+    if (frame_non_finite(bytes + f * frame_bytes, frame_elements, precision)) return f;
+  return std::nullopt;
+}
+
+}  // namespace psfsim
