@@ -28,11 +28,13 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
       ->capture_default_str();
   c.add_option("--fft-effort", o.fft_effort,
                "CPU: FFTW planning effort; patient finds faster plans (at N = 128 about a "
-               "third less FFT time) but plans for seconds: pair it with --wisdom")
+               "third less FFT time) but plans for seconds, once: the wisdom cache keeps its plans")
       ->check(CLI::IsMember({"estimate", "measure", "patient", "exhaustive"}))
       ->capture_default_str();
   c.add_option("--wisdom", o.wisdom,
-               "FFTW wisdom file: read before planning, updated after (CPU backend)")
+               "FFTW wisdom file, read before planning and updated after (CPU backend); default: the "
+               "per-user cache $XDG_CACHE_HOME/psfsim/fftw-wisdom (else ~/.cache/psfsim/), "
+               "which makes reruns bit-identical; none: no wisdom")
       ->type_name("FILE");
   c.add_flag("--stage-timing", o.stage_timing,
              "GPU: time each stage separately even for small sizes, where the events cost as "

@@ -53,6 +53,7 @@ RunSpec spec_for(const std::string& backend, const Case& c, Precision precision)
   s.obscuration = c.obscuration;
   if (c.crop > 0) s.crop = c.crop;
   s.fft_effort = FftEffort::estimate;
+  s.wisdom = "none";  // library tests leave no cache behind
   s.frames = {c.terms};
   return s;
 }

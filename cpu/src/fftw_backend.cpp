@@ -144,7 +144,8 @@ void FftwBackend<T>::make_plans() {
   const unsigned flags = planner_flags(plan_.fft_effort);
 
   std::lock_guard lock(fftw_planner_mutex());
-  if (!plan_.fftw_wisdom.empty()) import_wisdom(plan_.fftw_wisdom);
+  const WisdomFile wisdom{plan_.fftw_wisdom, plan_.fftw_wisdom_is_cache};
+  import_wisdom(wisdom);
   FftwApi<T>::plan_with_nthreads(fft_threads());
   // bench/psfsim_fftw_pruned_layout compares the layouts; at M = 256 (float, one thread):
   // columns in place then rows out of place 112 us, FFTW's full 2D 147 us, rows first then
@@ -160,7 +161,7 @@ void FftwBackend<T>::make_plans() {
       1, &row_dim, 1, &row_loop, ws.field.data() + static_cast<std::size_t>(first_row_) * m,
       ws.spectrum.data(), flags));
   FftwApi<T>::plan_with_nthreads(1);
-  if (!plan_.fftw_wisdom.empty()) export_wisdom(plan_.fftw_wisdom);
+  export_wisdom(wisdom);
   // FFTW_MEASURE scribbles on the arrays it plans with; the field's zero columns must be zero.
   std::fill(ws.field.data(), ws.field.data() + ws.field.size(), std::complex<T>{});
 }

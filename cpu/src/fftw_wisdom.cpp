@@ -21,30 +21,33 @@ std::string take_string(char* text) {
   return out;
 }
 
-}  // namespace
-
-void import_wisdom(const std::string& path) {
+std::string read_text(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return;
+  if (!in) return {};
   std::stringstream buffer;
   buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  // The file holds one S-expression per precision, each starting "(fftw-".
+  return buffer.str();
+}
+
+// The file holds one S-expression per precision, each starting "(fftw-"; each precision
+// accepts only its own section, the other call fails harmlessly. False when a section is
+// accepted by neither.
+bool import_text(const std::string& text) {
   std::size_t start = text.find("(fftw-");
+  const std::size_t first_text = text.find_first_not_of(" \t\r\n");
+  if (first_text != std::string::npos && first_text != start) return false;
   while (start != std::string::npos) {
     const std::size_t next = text.find("(fftw-", start + 1);
     const std::string section = text.substr(start, next == std::string::npos ? next : next - start);
-    // Each precision accepts only its own section; the other call fails harmlessly.
     if (fftw_import_wisdom_from_string(section.c_str()) == 0 &&
         fftwf_import_wisdom_from_string(section.c_str()) == 0)
-      throw InputError("--wisdom " + path + ": not an FFTW wisdom file");
+      return false;
     start = next;
   }
+  return true;
 }
 
-void export_wisdom(const std::string& path) {
-  const std::string text = take_string(fftw_export_wisdom_to_string()) + "\n" +
-                           take_string(fftwf_export_wisdom_to_string()) + "\n";
+void write_atomically(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".partial-" + std::to_string(::getpid());
   {
     std::ofstream out(temporary);
@@ -55,7 +58,34 @@ void export_wisdom(const std::string& path) {
   std::filesystem::rename(temporary, path, ec);
   if (ec) {
     std::filesystem::remove(temporary, ec);
-    throw RuntimeFailure("--wisdom " + path + ": cannot replace the file");
+    throw RuntimeFailure("--wisdom " + path + ": cannot replace the file: " + ec.message());
+  }
+}
+
+}  // namespace
+
+void import_wisdom(const WisdomFile& file) {
+  if (file.path.empty()) return;
+  // A damaged cache is rebuilt by this run's export; a named file is the user's to fix.
+  if (!import_text(read_text(file.path)) && !file.is_cache)
+    throw InputError("--wisdom " + file.path + ": not an FFTW wisdom file");
+}
+
+void export_wisdom(const WisdomFile& file) {
+  if (file.path.empty()) return;
+  const std::string before = read_text(file.path);
+  (void)import_text(before);  // keep what other processes added since our import
+  const std::string text = take_string(fftw_export_wisdom_to_string()) + "\n" +
+                           take_string(fftwf_export_wisdom_to_string()) + "\n";
+  if (text == before) return;
+  try {
+    if (file.is_cache) {
+      std::error_code ec;
+      std::filesystem::create_directories(std::filesystem::path(file.path).parent_path(), ec);
+    }
+    write_atomically(file.path, text);
+  } catch (const RuntimeFailure&) {
+    if (!file.is_cache) throw;  // a cache that cannot be written only costs planning time
   }
 }
 

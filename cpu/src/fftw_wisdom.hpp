@@ -1,13 +1,21 @@
 #pragma once
-// FFTW wisdom kept in one file for both precisions, so FFTW_MEASURE's planning cost is paid
-// once per machine and size rather than once per run. Call with the planner lock held.
+// FFTW wisdom kept in one file for both precisions. By default it is a per-user cache, so
+// that FFTW_MEASURE's planning is paid once per machine and size rather than once per run,
+// and so that every later run of a command gets the same plans, hence the same bits. Call
+// with the planner lock held.
 #include <string>
 
 namespace psfsim::cpu {
 
+struct WisdomFile {
+  std::string path;  // empty: no wisdom
+  bool is_cache = false;  // the default cache: unreadable or unwritable is not an error
+};
+
 // Imports what the file holds; a missing file is not an error (the first run creates it).
-void import_wisdom(const std::string& path);
-// Writes the current float and double wisdom to the file, atomically (temporary + rename).
-void export_wisdom(const std::string& path);
+void import_wisdom(const WisdomFile& file);
+// Merges the file's current wisdom (another process may have added some) with this
+// process's, and writes the result atomically (partial file + rename) when it changed.
+void export_wisdom(const WisdomFile& file);
 
 }  // namespace psfsim::cpu

@@ -1,6 +1,7 @@
 #include "psfsim/run_spec.hpp"
 
 #include <cmath>
+#include <cstdlib>
 
 #include "psfsim/errors.hpp"
 
@@ -18,6 +19,19 @@ int padded_size_of(const RunSpec& spec) {
 }
 
 }  // namespace
+
+std::string wisdom_cache_path() {
+  const auto absolute = [](const char* folder) {
+    return folder != nullptr && folder[0] == '/' ? std::string(folder) : std::string();
+  };
+  std::string base = absolute(std::getenv("XDG_CACHE_HOME"));
+  if (base.empty()) {
+    const std::string home = absolute(std::getenv("HOME"));
+    if (home.empty()) return {};
+    base = home + "/.cache";
+  }
+  return base + "/psfsim/fftw-wisdom";
+}
 
 void validate(const RunSpec& spec) {
   require(spec.samples >= 2 && spec.samples <= max_samples,
@@ -95,7 +109,12 @@ PsfPlan make_plan(const RunSpec& spec, int max_batch) {
   p.max_batch = max_batch;
   p.threads = spec.threads;
   p.device = spec.device;
-  p.fftw_wisdom = spec.wisdom;
+  if (spec.wisdom.empty()) {
+    p.fftw_wisdom = wisdom_cache_path();
+    p.fftw_wisdom_is_cache = true;
+  } else if (spec.wisdom != "none") {
+    p.fftw_wisdom = spec.wisdom;
+  }
   p.fft_effort = spec.fft_effort;
   p.stage_timing = spec.stage_timing;
   return with_pupil_facts(std::move(p));

@@ -22,6 +22,7 @@ struct PsfPlan {
   int device = 0;           // GPU index
   FftEffort fft_effort = FftEffort::measure;  // CPU: FFTW planner effort
   std::string fftw_wisdom;   // CPU: wisdom file to import before and export after planning
+  bool fftw_wisdom_is_cache = false;  // the default cache: failures to read or write it pass
   // GPU: time pupil, fft, intensity and transfer separately even where events between the
   // stages cost as much as the stages (small sizes); the default fuses them for speed.
   bool stage_timing = false;

@@ -33,7 +33,9 @@ struct RunSpec {
   std::filesystem::path output;
   bool force = false;
   bool quiet = false;
-  std::string wisdom;  // FFTW wisdom file, read before planning and updated after
+  // FFTW wisdom file, read before planning and updated after: "" for the per-user cache
+  // (wisdom_cache_path), "none" for no wisdom at all.
+  std::string wisdom;
   FftEffort fft_effort = FftEffort::measure;
   int chunk_frames = 0;       // frames per compute call; 0: at most 64 MiB of output, 4096 frames
   bool stage_timing = false;  // GPU: per-stage events even where they cost time
@@ -52,6 +54,10 @@ struct Geometry {
   double pad_factor = 0.0;          // M / N as realised
   double pixel_scale_lambda_over_d = 0.0;
 };
+
+// The per-user FFTW wisdom cache: $XDG_CACHE_HOME/psfsim/fftw-wisdom, else
+// ~/.cache/psfsim/fftw-wisdom; empty when neither variable gives an absolute folder.
+[[nodiscard]] std::string wisdom_cache_path();
 
 // Throws InputError naming the first offending option. Does not touch the file system.
 void validate(const RunSpec& spec);
