@@ -21,7 +21,7 @@ struct ScopedHandle {
 }  // namespace
 
 FftPlan::FftPlan(int padded, int batch, Precision precision, cudaStream_t stream)
-    : batch_(batch), precision_(precision) {
+    : precision_(precision) {
   PSFSIM_CUDA_CHECK(cufftCreate(&handle_));
   try {
     // The 64-bit interface: batch * M * M can pass 2^31 elements for large batches.

@@ -22,14 +22,12 @@ class FftPlan {
   // precisions, and checked by the repeated-call tests), so the pupil's zero padding is
   // written only once.
   void forward(const void* in, void* out) const;
-  [[nodiscard]] int batch() const noexcept { return batch_; }
 
   // Work area cuFFT would allocate for such a plan, asked before anything is allocated.
   [[nodiscard]] static std::size_t work_bytes(int padded, int batch, Precision precision);
 
  private:
   cufftHandle handle_{};
-  int batch_;
   Precision precision_;
 };
 
