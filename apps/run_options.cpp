@@ -50,6 +50,13 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "Frames per compute call and per write (0: at most 64 MiB of output and 4096 frames)")
       ->type_name("F")
       ->capture_default_str();
+  run.add_option("--compression", o.compression,
+                 "/psf compression: none, deflate[:LEVEL] (shuffle + deflate, any HDF5 reads it; "
+                 "level 1-9, default 4), lz4 (Debian's hdf5-filter-plugin) or zstd[:LEVEL] (Blosc "
+                 "with zstd, level 1-9, default 5; Debian's hdf5-filter-plugin-blosc-serial); "
+                 "readers of lz4 and zstd files need the same plugin")
+      ->type_name("NAME[:LEVEL]")
+      ->capture_default_str();
   run.add_flag("--quiet", o.quiet, "No progress bar");
 }
 
@@ -67,6 +74,7 @@ RunSpec to_run_spec(const RunOptions& o) {
   s.repeat = o.repeat;
   s.quiet = o.quiet;
   s.chunk_frames = o.chunk_frames;
+  s.compression = o.compression;
   const PhaseTerms terms = parse_terms(o.pupil);
   s.fixed_terms = terms;
   s.vary = o.vary;

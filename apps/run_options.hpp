@@ -29,6 +29,7 @@ struct RunOptions {
   std::string frames;
   bool quiet = false;
   int chunk_frames = 0;
+  std::string compression = "none";
 };
 
 void add_run_options(CLI::App& run, RunOptions& options);

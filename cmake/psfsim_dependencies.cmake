@@ -5,7 +5,7 @@ if(NOT PSFSIM_FFTW3_FOUND)
                       "libfftw3f_omp) not found: install pkg-config and libfftw3-dev")
 endif()
 find_package(OpenMP REQUIRED COMPONENTS CXX)
-find_package(HDF5 REQUIRED COMPONENTS C)
+find_package(HDF5 REQUIRED COMPONENTS C HL)  # HL: dimension scales on /psf
 find_package(CLI11 CONFIG QUIET)
 if(NOT CLI11_FOUND)
   find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)

@@ -114,6 +114,9 @@ std::vector<BadInput> bad_inputs() {
       {"repeat_zero", "run --repeat 0", "--repeat"},
       {"padded_size_too_large", "run --padded-size 70000", "--padded-size"},
       {"pad_factor_and_padded_size", "run --pad-factor 2 --padded-size 256", "--padded-size"},
+      {"compression_unknown", "run --compression gzip", "--compression gzip"},
+      {"compression_level", "run --compression deflate:12", "--compression deflate:12"},
+      {"compression_lz4_level", "run --compression lz4:3", "--compression lz4:3"},
       {"zero_aperture", "run --samples 2 --grid linspace --backend cpu", "--obscuration"},
       {"sweep_zero_aperture", "sweep --sizes 2 --grid linspace --backends cpu", "aperture"},
   };

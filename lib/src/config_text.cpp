@@ -41,6 +41,7 @@ std::string to_toml(const RunSpec& spec) {
   t << "device = " << spec.device << "\n";
   t << "fft-effort = " << toml_string(std::string(to_string(spec.fft_effort))) << "\n";
   if (spec.stage_timing) t << "stage-timing = true\n";
+  t << "compression = " << toml_string(spec.compression) << "\n";
   if (spec.chunk_frames > 0) t << "chunk-frames = " << spec.chunk_frames << "\n";
   if (!spec.wisdom.empty()) t << "wisdom = " << toml_string(spec.wisdom) << "\n";
   t << "output = " << toml_string(spec.output.string()) << "\n";

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "atomic_h5_file.hpp"
+#include "psf_dataset.hpp"
 #include "psfsim/config_text.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/output_path.hpp"
@@ -70,19 +71,9 @@ void PsfFileWriter::create(const RunHeader& header) {
   const hid_t root = d.file.root();
   const Geometry& g = header.geometry;
   const Precision precision = header.spec.precision;
-  const hsize_t k = static_cast<hsize_t>(g.frame);
-  const hsize_t dims[3] = {header.spec.frames.size(), k, k};
-  const std::size_t real = bytes_per_real(precision);
-  // One frame per chunk, split by rows where a frame exceeds HDF5's 4 GiB chunk limit.
-  const hsize_t rows = std::max<hsize_t>(1, std::min<hsize_t>(k, (hsize_t{1} << 30) / (k * real)));
-  const hsize_t chunk[3] = {1, rows, k};
-  const h5::Handle space(H5Screate_simple(3, dims, nullptr), H5Sclose, "create /psf dataspace");
-  const h5::Handle props(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create /psf properties");
-  h5::check(H5Pset_chunk(props.get(), 3, chunk), "chunk /psf");
-  const hid_t type = precision == Precision::single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-  d.psf = h5::Handle(
-      H5Dcreate2(root, "psf", type, space.get(), H5P_DEFAULT, props.get(), H5P_DEFAULT),
-      H5Dclose, "create /psf");
+  const Compression compression = parse_compression(header.spec.compression);
+  d.psf = h5::create_psf_dataset(root, header.spec.frames.size(), g.frame, precision,
+                                 compression);
   const hid_t psf = d.psf.get();
   h5::set_attribute(psf, "normalization", std::string(to_string(header.spec.normalization)));
   h5::set_attribute(psf, "grid", std::string(to_string(header.spec.grid)));
@@ -94,6 +85,8 @@ void PsfFileWriter::create(const RunHeader& header) {
   h5::set_attribute(psf, "backend", header.backend);
   h5::set_attribute(psf, "obscuration", header.spec.obscuration);
   h5::set_attribute(psf, "crop", static_cast<long long>(g.frame));
+  h5::set_attribute(psf, "compression", compression.text());
+  h5::attach_dimension_scales(root, psf, header.spec.frames.size(), g);
 }
 
 void PsfFileWriter::write_hyperslab(std::size_t first, std::size_t count, const void* data) {

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "psfsim/errors.hpp"
+#include "psfsim/file_chunks.hpp"
 #include "psfsim/finite_check.hpp"
 
 namespace psfsim {
@@ -17,11 +18,16 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-int frames_per_call(const RunSpec& spec, std::size_t frame_bytes) {
+int frames_per_call(const RunSpec& spec, const Geometry& g) {
   const std::size_t batch = spec.frames.size();
   if (spec.chunk_frames > 0)
     return static_cast<int>(std::min<std::size_t>(batch, spec.chunk_frames));
-  return default_chunk_frames(batch, frame_bytes);
+  const std::size_t real = bytes_per_real(spec.precision);
+  const std::size_t frame_bytes = static_cast<std::size_t>(g.frame) * g.frame * real;
+  const std::size_t call = default_chunk_frames(batch, frame_bytes);
+  // Whole file chunks per call, so that the sink's writes cover whole chunks.
+  const std::size_t per_chunk = psf_chunk_shape(g.frame, real, batch).frames;
+  return static_cast<int>(call >= per_chunk ? call / per_chunk * per_chunk : call);
 }
 
 }  // namespace
@@ -37,9 +43,7 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
   validate(spec_);
   geometry_ = psfsim::geometry(spec_);
   const BackendEntry& entry = backends.resolve(spec_.backend);
-  const std::size_t frame_bytes =
-      static_cast<std::size_t>(geometry_.frame) * geometry_.frame * bytes_per_real(spec_.precision);
-  backend_ = entry.create(make_plan(spec_, frames_per_call(spec_, frame_bytes)));
+  backend_ = entry.create(make_plan(spec_, frames_per_call(spec_, geometry_)));
   for (const auto& f : spec_.frames) degree_ = std::max(degree_, required_degree(f));
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"
 
 namespace psfsim {
@@ -71,6 +72,7 @@ void validate(const RunSpec& spec) {
           "--chunk-frames " + std::to_string(spec.chunk_frames) + ": must be between 0 and 1000000");
   require(spec.device >= 0, "--device " + std::to_string(spec.device) + ": must be >= 0");
   require(!spec.frames.empty(), "no frames to compute");
+  (void)parse_compression(spec.compression);
   require((spec.vary.empty() ? 0 : 1) + (spec.random.empty() ? 0 : 1) +
                   (spec.frames_file.empty() ? 0 : 1) <= 1,
           "--vary, --random and --frames: give at most one way to define the frames");

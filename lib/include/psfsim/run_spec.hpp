@@ -37,6 +37,7 @@ struct RunSpec {
   // (wisdom_cache_path), "none" for no wisdom at all.
   std::string wisdom;
   FftEffort fft_effort = FftEffort::measure;
+  std::string compression = "none";  // of /psf: parse_compression's syntax
   int chunk_frames = 0;       // frames per compute call; 0: at most 64 MiB of output, 4096 frames
   bool stage_timing = false;  // GPU: per-stage events even where they cost time
   // How the frames were defined, as the user wrote it, for the effective configuration.

@@ -1,0 +1,107 @@
+#include "psf_dataset.hpp"
+
+#include <hdf5_hl.h>
+
+#include <vector>
+
+#include "psfsim/errors.hpp"
+#include "psfsim/file_chunks.hpp"
+
+namespace psfsim::h5 {
+namespace {
+
+// Registered HDF5 filter identifiers. Debian packages LZ4 (hdf5-filter-plugin) but no
+// stand-alone zstd filter, so zstd goes through Blosc (hdf5-filter-plugin-blosc-serial),
+// as h5py's hdf5plugin.Blosc(cname="zstd") writes it.
+constexpr H5Z_filter_t lz4_filter = 32004;
+constexpr H5Z_filter_t blosc_filter = 32001;
+constexpr unsigned blosc_byte_shuffle = 1;
+constexpr unsigned blosc_zstd = 5;
+
+void add_plugin_filter(hid_t props, H5Z_filter_t id, const char* name, const char* package,
+                       std::vector<unsigned> values) {
+  if (H5Zfilter_avail(id) <= 0)
+    throw RuntimeFailure(std::string("--compression ") + name + ": its HDF5 filter plugin is " +
+                         "not installed (Debian package " + package +
+                         "; or point HDF5_PLUGIN_PATH at the plugin)");
+  check(H5Pset_filter(props, id, H5Z_FLAG_MANDATORY, values.size(), values.data()),
+        std::string("set the ") + name + " filter on /psf");
+}
+
+void add_filters(hid_t props, const Compression& c) {
+  switch (c.kind) {
+    case Compression::Kind::none: return;
+    case Compression::Kind::deflate:
+      check(H5Pset_shuffle(props), "set the shuffle filter on /psf");
+      check(H5Pset_deflate(props, static_cast<unsigned>(c.level)), "set deflate on /psf");
+      return;
+    case Compression::Kind::lz4:
+      add_plugin_filter(props, lz4_filter, "lz4", "hdf5-filter-plugin", {});
+      return;
+    case Compression::Kind::zstd:
+      // Blosc fills in its first four values (version, type size, chunk size) itself.
+      add_plugin_filter(props, blosc_filter, "zstd", "hdf5-filter-plugin-blosc-serial",
+                        {0, 0, 0, 0, static_cast<unsigned>(c.level), blosc_byte_shuffle,
+                         blosc_zstd});
+      return;
+  }
+}
+
+Handle scale(hid_t root, const char* name, const std::vector<double>& values, const char* units,
+             const char* description) {
+  write_vector(root, name, values);
+  Handle set(H5Dopen2(root, name, H5P_DEFAULT), H5Dclose, std::string("open /") + name);
+  check(H5DSset_scale(set.get(), name), std::string("make /") + name + " a dimension scale");
+  set_attribute(set.get(), "units", std::string(units));
+  set_attribute(set.get(), "description", std::string(description));
+  return set;
+}
+
+}  // namespace
+
+Handle create_psf_dataset(hid_t root, std::size_t frames, int edge, Precision precision,
+                          const Compression& compression) {
+  const hsize_t k = static_cast<hsize_t>(edge);
+  const std::size_t real = bytes_per_real(precision);
+  const ChunkShape shape = psf_chunk_shape(k, real, frames);
+  const hsize_t dims[3] = {frames, k, k};
+  const hsize_t chunk[3] = {shape.frames, shape.rows, k};
+  const Handle space(H5Screate_simple(3, dims, nullptr), H5Sclose, "create the /psf dataspace");
+  const Handle create(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create /psf properties");
+  check(H5Pset_chunk(create.get(), 3, chunk), "chunk /psf");
+  add_filters(create.get(), compression);
+  // Room for two chunks: writes that end inside a chunk leave it cached until the next
+  // write completes it, so no chunk is ever written twice or read back.
+  const std::size_t chunk_bytes = shape.frames * shape.rows * k * real;
+  const Handle access(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose, "create /psf access properties");
+  check(H5Pset_chunk_cache(access.get(), 521, 2 * chunk_bytes + (1 << 20), 1.0),
+        "size the /psf chunk cache");
+  const hid_t type = precision == Precision::single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+  return Handle(H5Dcreate2(root, "psf", type, space.get(), H5P_DEFAULT, create.get(),
+                           access.get()),
+                H5Dclose, "create /psf");
+}
+
+void attach_dimension_scales(hid_t root, hid_t psf, std::size_t frames, const Geometry& g) {
+  std::vector<double> index(frames);
+  for (std::size_t f = 0; f < frames; ++f) index[f] = static_cast<double>(f);
+  // Row r of a K-pixel frame is padded index M/2 - K/2 + r; the optical axis is M/2.
+  std::vector<double> centres(static_cast<std::size_t>(g.frame));
+  for (int r = 0; r < g.frame; ++r)
+    centres[r] = (r - g.frame / 2) * g.pixel_scale_lambda_over_d;
+  const Handle frame = scale(root, "frame", index, "index", "frame number of /psf's first axis");
+  const Handle y = scale(root, "y", centres, "lambda/D",
+                         "pixel centres of /psf's rows from the optical axis");
+  const Handle x = scale(root, "x", centres, "lambda/D",
+                         "pixel centres of /psf's columns from the optical axis");
+  check(H5DSattach_scale(psf, frame.get(), 0), "attach /frame to /psf");
+  check(H5DSattach_scale(psf, y.get(), 1), "attach /y to /psf");
+  check(H5DSattach_scale(psf, x.get(), 2), "attach /x to /psf");
+  check(H5DSset_label(psf, 0, "frame"), "label /psf's axes");
+  check(H5DSset_label(psf, 1, "y"), "label /psf's axes");
+  check(H5DSset_label(psf, 2, "x"), "label /psf's axes");
+}
+
+double stored_bytes(hid_t psf) { return static_cast<double>(H5Dget_storage_size(psf)); }
+
+}  // namespace psfsim::h5

@@ -1,0 +1,25 @@
+#pragma once
+// The /psf dataset of SPEC §3 and §8: chunked in about 4 MiB of whole frames, with a chunk
+// cache that holds a partly written chunk until it is complete, optionally compressed, and
+// with dimension scales (frame, y, x) so that h5py and xarray users get axes for free.
+#include <cstddef>
+
+#include "hdf5_handles.hpp"
+#include "psfsim/compression.hpp"
+#include "psfsim/enums.hpp"
+#include "psfsim/run_spec.hpp"
+
+namespace psfsim::h5 {
+
+// Throws RuntimeFailure when the compression's filter is missing (naming the package).
+[[nodiscard]] Handle create_psf_dataset(hid_t root, std::size_t frames, int edge,
+                                        Precision precision, const Compression& compression);
+
+// /frame (index), /y and /x (pixel centres in lambda/D from the optical axis), attached to
+// the three dimensions of /psf.
+void attach_dimension_scales(hid_t root, hid_t psf, std::size_t frames, const Geometry& g);
+
+// Bytes /psf takes in the file, for the achieved compression ratio.
+[[nodiscard]] double stored_bytes(hid_t psf);
+
+}  // namespace psfsim::h5
