@@ -61,7 +61,7 @@ const std::string batch = "run --backend cpu --samples 32 --crop 48 --random 4-9
 TEST(PsfLayout, ChunksHoldWholeFramesOfAboutOneToFourMiB) {
   const std::string dir = temp_dir() + "/layout-chunks";
   fs::create_directories(dir);
-  for (const std::string& precision : {"single", "double"}) {
+  for (const std::string precision : {"single", "double"}) {
     const std::string out = dir + "/" + precision + ".h5";
     ASSERT_EQ(run_psfsim(batch + " --precision " + precision + " -o " + out).exit_code, 0);
     const Layout l = layout_of(out);
