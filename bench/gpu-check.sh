@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # GPU check, run on the GPU machine from the repository root with the build folder built on
 # the development machine (../shared/GPU.md: CTest's absolute paths do not hold there, so the
-# executables are run directly). Steps: every CUDA test, `psfsim info`, single-PSF latency
-# (fused and per-stage timing), the batch targets of SPEC §5, and a CPU-vs-GPU size sweep.
+# executables are run directly). Steps: every CUDA test (the backend contract suite's cuda
+# instances included), compute-sanitizer's memcheck, racecheck and initcheck on a batch, an
+# odd size and a double-precision run, `psfsim info`, single-PSF latency (fused and
+# per-stage timing), the batch targets of SPEC §5, a CPU-vs-GPU size sweep, and the writer
+# against dd (bench/writer-vs-dd.sh, into /dev/shm).
 # Logs and the sweep file land under $OUT (or ./gpu-check-out).
 #
 #   bench/gpu-check.sh [build-dir]      (default build-gpu)
@@ -25,6 +28,25 @@ echo "== CUDA tests (every test with a cuda parameter, and the CUDA suites)"
 tests_rc=$?
 grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/tests.txt" | tail -n 12
 [ "$tests_rc" -eq 0 ] || { echo "CUDA tests FAILED (exit $tests_rc)"; tail -n 40 "$out/tests.txt"; status=1; }
+
+echo "== compute-sanitizer: memcheck, racecheck, initcheck"
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+for tool in memcheck racecheck initcheck; do
+  for case in "--samples 64 --vary Z4,-1,1,24 --crop 48" \
+              "--samples 63 --padded-size 161 --zernike 7,0.2 --normalize sum" \
+              "--samples 128 --precision double --vary S2_1,-1,1,6 --normalize sum"; do
+    # shellcheck disable=SC2086
+    if "$sanitizer" --tool "$tool" --error-exitcode 99 "$psfsim" run --backend cuda $case \
+         --quiet --force -o "$scratch/san.h5" >"$scratch/san.txt" 2>&1; then
+      echo "-- $tool ($case): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$scratch/san.txt" | tail -1)" |
+        tee -a "$out/sanitizer.txt"
+    else
+      echo "-- $tool ($case): FAILED" | tee -a "$out/sanitizer.txt"
+      tail -n 30 "$scratch/san.txt" | tee -a "$out/sanitizer.txt"
+      status=1
+    fi
+  done
+done
 
 echo "== psfsim info"
 "$psfsim" info 2>&1 | tee "$out/info.txt"
@@ -63,4 +85,6 @@ echo "== N=2048 single PSF, per stage (compute-only target: pupil+fft+intensity 
 echo "== size sweep, CPU (all cores of this host) against GPU, float32, B=1"
 "$psfsim" sweep --backends cpu,cuda --sizes 32,64,128,256,512,1024,2048 --repeat 30 \
   --wisdom "$scratch/wisdom" -o "$out/sweep.h5" --force 2>&1 | tee "$out/sweep.txt" || status=1
+echo "== the writer against dd into /dev/shm (target: psfsim <= 1.25x dd)"
+"$(dirname "$0")/writer-vs-dd.sh" "$build" /dev/shm cuda 2>&1 | tee "$out/writer.txt" || status=1
 exit $status
