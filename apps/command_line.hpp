@@ -1,0 +1,31 @@
+#pragma once
+// psfsim's whole command line, defined once: the main app with its config option and the
+// run, sweep and info subcommands with their options. main() parses argv with it; the fuzzer
+// (fuzz/) parses arbitrary argument lists and config files with the very same definition.
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+
+#include "run_options.hpp"
+#include "sweep_command.hpp"
+
+namespace psfsim::app {
+
+struct CommandLine {
+  CLI::App app{"psfsim: optical point-spread functions from a pupil, on FFTW (CPU) or cuFFT (GPU)",
+               "psfsim"};
+  RunOptions run_options;
+  SweepOptions sweep_options;
+  CLI::App* run = nullptr;
+  CLI::App* sweep = nullptr;
+  CLI::App* info = nullptr;
+};
+
+[[nodiscard]] std::unique_ptr<CommandLine> make_command_line();
+
+// Parses argv; on a parse error or a request for help or the version, returns the exit code
+// to leave with (after printing), else -1.
+[[nodiscard]] int parse_or_exit_code(CommandLine& cli, int argc, const char* const* argv);
+
+}  // namespace psfsim::app
