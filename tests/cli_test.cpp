@@ -98,6 +98,7 @@ std::vector<BadInput> bad_inputs() {
       {"csv_unknown_term", "run --frames " + bad_term, "bad-term.csv:1"},
       {"csv_not_a_number", "run --frames " + bad_number, "bad-number.csv:3"},
       {"csv_missing_file", "run --frames " + d + "/none.csv", "none.csv"},
+      {"csv_without_line_ends", "run --frames /dev/zero", "/dev/zero:1: a line longer than 1 MiB"},
       {"csv_repeated_term", "run --frames " + repeated, "repeated.csv:2: the header names Z4 twice"},
       {"vary_malformed", "run --vary Z4,0,1", "--vary"},
       {"random_malformed", "run --random 4-15,0.1,10", "--random"},

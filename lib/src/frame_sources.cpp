@@ -142,12 +142,18 @@ std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::file
   std::ifstream in(path);
   const std::string name = "--frames " + path.string();
   if (!in) reject(name, "cannot read the file");
-  std::string line;
+  // Lines are read into a bounded buffer, so that a file without line ends (/dev/zero, a
+  // binary file given by mistake) is refused instead of filling memory.
+  constexpr std::streamsize max_line = 1 << 20;
+  std::vector<char> buffer(max_line + 1);
   int line_number = 0;
   std::vector<TermId> columns;
   std::vector<PhaseTerms> frames;
-  while (std::getline(in, line)) {
+  while (in.getline(buffer.data(), max_line + 1) || in.gcount() > 0) {
     ++line_number;
+    if (in.fail() && !in.eof())
+      reject(name + ":" + std::to_string(line_number), "a line longer than 1 MiB");
+    std::string line(buffer.data());
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (trim(line).empty() || trim(line).front() == '#') continue;
     const std::string where = name + ":" + std::to_string(line_number);
