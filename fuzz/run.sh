@@ -15,7 +15,11 @@ CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DPSFSIM_FUZZ=ON -DPSFSIM
 cmake --build build-fuzz -j2 --target psfsim_parsers_fuzz
 mkdir -p build-fuzz/corpus build-fuzz/artifacts
 cp -n fuzz/corpus/* build-fuzz/corpus/ 2>/dev/null || true
+# Several jobs run as separate processes, each logging to build-fuzz/fuzz-N.log.
+parallel=()
+((jobs > 1)) && parallel=(-jobs="$jobs" -workers="$jobs")
+cd build-fuzz
 # detect_leaks: HDF5 keeps its library state to the end of the process on purpose.
-ASAN_OPTIONS=detect_leaks=0 build-fuzz/fuzz/psfsim_parsers_fuzz build-fuzz/corpus \
-  -max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" -max_len=4096 -timeout=10 \
-  -rss_limit_mb=4096 -artifact_prefix=build-fuzz/artifacts/ -print_final_stats=1
+ASAN_OPTIONS=detect_leaks=0 fuzz/psfsim_parsers_fuzz corpus "${parallel[@]}" \
+  -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
+  -artifact_prefix=artifacts/ -print_final_stats=1
