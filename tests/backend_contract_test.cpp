@@ -37,19 +37,6 @@ class BackendContract : public ::testing::TestWithParam<Param> {
 
 PhaseTerms seidel(std::vector<SeidelTerm> terms) { return PhaseTerms{std::move(terms), {}}; }
 
-Case make_case(int n, int m, Grid grid, Normalization norm, int crop, double eps,
-               PhaseTerms terms) {
-  Case c;
-  c.samples = n;
-  c.padded = m;
-  c.grid = grid;
-  c.normalization = norm;
-  c.crop = crop;
-  c.obscuration = eps;
-  c.terms = std::move(terms);
-  return c;
-}
-
 std::string describe(const Case& c) {
   return "N=" + std::to_string(c.samples) + " M=" + std::to_string(c.padded) + " K=" +
          std::to_string(c.crop) + " " + std::string(to_string(c.grid)) + " " +

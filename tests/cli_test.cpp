@@ -13,13 +13,6 @@ namespace psfsim::test {
 namespace {
 namespace fs = std::filesystem;
 
-std::string fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(temp_dir()) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
 std::string write_text(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
   return path;

@@ -17,13 +17,6 @@ namespace psfsim::test {
 namespace {
 namespace fs = std::filesystem;
 
-std::string fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(temp_dir()) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
 void expect_one_line_failure(const CommandResult& r, const std::string& file,
                              const std::vector<std::string>& causes) {
   EXPECT_EQ(r.exit_code, 3) << r.stderr_text;

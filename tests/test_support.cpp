@@ -21,19 +21,21 @@
 namespace psfsim::test {
 namespace fs = std::filesystem;
 
+Case make_case(int n, int m, Grid grid, Normalization norm, int crop, double eps,
+               PhaseTerms terms) {
+  Case c;
+  c.samples = n;
+  c.padded = m;
+  c.grid = grid;
+  c.normalization = norm;
+  c.crop = crop;
+  c.obscuration = eps;
+  c.terms = std::move(terms);
+  return c;
+}
+
 PsfPlan plan_for(const Case& c, Precision precision, int max_batch) {
-  PsfPlan p;
-  p.samples = c.samples;
-  p.padded = c.padded;
-  p.grid = c.grid;
-  p.precision = precision;
-  p.obscuration = c.obscuration;
-  p.normalization = c.normalization;
-  p.frame = c.crop > 0 ? c.crop : c.padded;
-  p.max_batch = max_batch;
-  p.threads = 0;
-  p.fft_effort = FftEffort::estimate;  // planning time is not what the tests check
-  return with_pupil_facts(std::move(p));
+  return make_plan(spec_for("", c, precision), max_batch);
 }
 
 std::string skip_reason(const std::string& backend) {
@@ -52,7 +54,7 @@ RunSpec spec_for(const std::string& backend, const Case& c, Precision precision)
   s.normalization = c.normalization;
   s.obscuration = c.obscuration;
   if (c.crop > 0) s.crop = c.crop;
-  s.fft_effort = FftEffort::estimate;
+  s.fft_effort = FftEffort::estimate;  // planning time is not what the tests check
   s.wisdom = "none";  // library tests leave no cache behind
   s.frames = {c.terms};
   return s;
@@ -253,6 +255,13 @@ double relative_l2(const std::vector<double>& a, const std::vector<double>& ref)
     den += ref[i] * ref[i];
   }
   return std::sqrt(num / den);  // NaN anywhere makes this NaN, which fails every bound
+}
+
+std::string fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path(temp_dir()) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
 }
 
 std::vector<std::string> folder_entries(const std::string& dir) {

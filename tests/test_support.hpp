@@ -45,6 +45,8 @@ struct Case {
   int crop = 0;  // 0: the full M x M frame
 };
 
+[[nodiscard]] Case make_case(int n, int m, Grid grid, Normalization norm, int crop = 0,
+                            double eps = 0.0, PhaseTerms terms = {});
 // A backend's plan for `c`, pupil facts included.
 [[nodiscard]] PsfPlan plan_for(const Case& c, Precision precision, int max_batch = 1);
 // The run specification of `c` on `backend` (one frame: c.terms).
@@ -88,5 +90,7 @@ struct CommandResult {
 // This test process's scratch folder, removed when the process exits unless the environment
 // sets PSFSIM_KEEP_TEST_DIRS (then its path is printed, for debugging).
 [[nodiscard]] std::string temp_dir();
+// An empty folder `name` inside temp_dir(), emptied first if it exists.
+[[nodiscard]] std::string fresh_dir(const std::string& name);
 
 }  // namespace psfsim::test

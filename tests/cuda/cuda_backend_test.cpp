@@ -94,14 +94,7 @@ TEST_P(CudaMatchesCpu, RelativeL2WithinTolerance) {
 }
 
 test::Case shape(int n, int m, Grid grid, Normalization norm, int crop = 0, double eps = 0.0) {
-  test::Case c;
-  c.samples = n;
-  c.padded = m;
-  c.grid = grid;
-  c.normalization = norm;
-  c.crop = crop;
-  c.obscuration = eps;
-  return c;
+  return test::make_case(n, m, grid, norm, crop, eps);
 }
 
 std::vector<CpuComparison> cpu_comparisons() {
