@@ -16,9 +16,12 @@ void print_info() {
   H5get_libversion(&major, &minor, &release);
   std::printf("HDF5 %u.%u.%u\n", major, minor, release);
   std::printf("cores: %u\n", std::thread::hardware_concurrency());
-  std::printf("backends compiled in:");
-  for (const auto& e : builtin_backends().entries()) std::printf(" %s", e.name.c_str());
-  std::printf("%s\n", PSFSIM_HAVE_CUDA_BACKEND ? "" : " (built without CUDA)");
+  std::string compiled;
+  std::string missing;
+  for (const auto& e : builtin_backends().entries())
+    (e.compiled ? compiled : missing) += " " + e.name;
+  std::printf("backends compiled in:%s\n", compiled.c_str());
+  if (!missing.empty()) std::printf("backends not in this build:%s\n", missing.c_str());
   for (const auto& e : builtin_backends().entries()) {
     const std::string why = e.unusable_reason();
     std::printf("\n[%s] %s\n", e.name.c_str(), why.empty() ? "usable" : ("not usable: " + why).c_str());

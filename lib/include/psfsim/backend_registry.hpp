@@ -13,6 +13,8 @@ namespace psfsim {
 struct BackendEntry {
   std::string name;
   std::string summary;  // one line for --help: "FFTW on the CPU cores"
+  // False for a name the build knows but does not contain (it says why when asked).
+  bool compiled = true;
   // Empty when usable; otherwise why not ("no CUDA device: ...").
   std::function<std::string()> unusable_reason;
   std::function<std::unique_ptr<Backend>(const PsfPlan&)> create;
