@@ -11,6 +11,7 @@
 #include "fftw_api.hpp"
 #include "fftw_wisdom.hpp"
 #include "intensity.hpp"
+#include "psfsim/cpu/thread_policy.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/memory_budget.hpp"
 #include "psfsim/pupil_math.hpp"
@@ -48,6 +49,28 @@ unsigned planner_flags(FftEffort effort) {
   return FFTW_MEASURE;
 }
 
+// FFTW's OpenMP loops (its threads/openmp.c, spawn_loop) open `#pragma omp parallel for`
+// without a num_threads clause, so their team is omp_get_max_threads() (all cores) whatever
+// the plan's thread count. Alternated with the pupil's team of T threads, that changed the
+// team size twice per frame, which libgomp pays by releasing its surplus pool threads and
+// starting them again: 0.3-1.1 ms more per PSF with --threads 2, 4 and 8 on the GPU host's
+// 16 cores, none with 16 (bench/cpu-threads.sh, 2026-11-30; M = 64: FFT 652 us with 2
+// threads, 17 us with 16, 8 us with 1; 14 us with 2 once the teams match). While one frame
+// is computed (and while its plans are measured), the calling thread's default team is
+// therefore the frame's thread count.
+class OmpTeam {
+ public:
+  explicit OmpTeam(int threads) : saved_(omp_get_max_threads()) {
+    omp_set_num_threads(threads);
+  }
+  ~OmpTeam() { omp_set_num_threads(saved_); }
+  OmpTeam(const OmpTeam&) = delete;
+  OmpTeam& operator=(const OmpTeam&) = delete;
+
+ private:
+  int saved_;
+};
+
 void init_fftw_threads_once() {
   static const bool done = [] {
     fftw_init_threads();
@@ -81,18 +104,14 @@ class FftwBackend final : public Backend {
 
  private:
   void make_plans();
-  // Threads inside one transform only from M = 1024: below, FFTW's threaded plans gained
-  // nothing on 2 cores (bench/cpu_vs_numpy.py, M = 256: 171-183 us with 2 threads against
-  // 125-179 us with one).
-  [[nodiscard]] int fft_threads() const noexcept {
-    return workers_ == 1 && plan_.padded >= 1024 ? threads_ : 1;
-  }
   void compute_one(const PhasePolynomial& phase, Workspace<T>& ws, T* out,
                    std::array<double, 3>& stage_seconds);
 
   PsfPlan plan_;
   PupilBuilder builder_;
-  int threads_;
+  // Workers (frames in parallel, batches) and the threads of one frame (pupil rows, FFTW):
+  // choose_threads() in thread_policy.cpp says how many and why.
+  ThreadPlan threads_;
   int workers_;  // frames computed concurrently, each with a single-threaded FFT
   int first_row_;  // first output row and column: the crop window starts here on both axes
   double peak_scale_;
@@ -107,11 +126,10 @@ template <typename T>
 FftwBackend<T>::FftwBackend(const PsfPlan& plan)
     : plan_(plan),
       builder_(plan),
-      threads_(plan.threads > 0 ? plan.threads : all_cores()),
-      workers_(std::max(1, std::min(threads_, plan.max_batch))),
+      threads_(choose_threads(plan.padded, plan.max_batch, plan.threads, all_cores())),
+      workers_(threads_.workers),
       first_row_(pupil::crop_start(plan.padded, plan.frame)),
       peak_scale_(plan.pupil_facts().peak_scale) {
-  if (plan_.max_batch == 1) workers_ = 1;
   const std::size_t m = plan_.padded;
   const std::size_t k = plan_.frame;
   const std::size_t per_worker = (m * m + m * k) * sizeof(std::complex<T>);
@@ -144,9 +162,10 @@ void FftwBackend<T>::make_plans() {
   const unsigned flags = planner_flags(plan_.fft_effort);
 
   std::lock_guard lock(fftw_planner_mutex());
+  const OmpTeam team(threads_.frame_threads);
   const WisdomFile wisdom{plan_.fftw_wisdom, plan_.fftw_wisdom_is_cache};
   import_wisdom(wisdom);
-  FftwApi<T>::plan_with_nthreads(fft_threads());
+  FftwApi<T>::plan_with_nthreads(threads_.frame_threads);
   // bench/psfsim_fftw_pruned_layout compares the layouts; at M = 256 (float, one thread):
   // columns in place then rows out of place 112 us, FFTW's full 2D 147 us, rows first then
   // strided columns 144 us; strided columns out of place alone cost 310 us.
@@ -173,11 +192,10 @@ void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws,
   const std::size_t m = plan_.padded;
 
   auto t0 = Clock::now();
-  const bool split_rows = workers_ == 1 && threads_ > 1 && plan_.samples >= 512;
-  if (split_rows) {
+  if (threads_.frame_threads > 1) {
     const int n = plan_.samples;
     builder_.clear_outer_rows(ws.field.data());
-#pragma omp parallel num_threads(threads_)
+#pragma omp parallel num_threads(threads_.frame_threads)
     {
       PupilScratch scratch;
       const int t = omp_get_thread_num();
@@ -213,6 +231,7 @@ FrameBlock FftwBackend<T>::compute(std::span<const PhasePolynomial> frames) {
 
   std::vector<std::array<double, 3>> seconds(workers_, {0.0, 0.0, 0.0});
   if (workers_ == 1) {
+    const OmpTeam team(threads_.frame_threads);
     for (long f = 0; f < count; ++f)
       compute_one(frames[f], workspaces_[0], out + f * frame_elements, seconds[0]);
   } else {
