@@ -20,7 +20,9 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
                "sum: each frame sums to 1")
       ->check(CLI::IsMember({"none", "peak", "sum"}))
       ->capture_default_str();
-  c.add_option("--threads", o.threads, "CPU threads (0: all cores)")
+  c.add_option("--threads", o.threads,
+               "CPU threads (0: psfsim chooses: for a batch all cores, a frame each; for one "
+               "PSF one thread below M = 256, all cores from there)")
       ->type_name("T")
       ->capture_default_str();
   c.add_option("--device", o.device, "GPU index for the cuda backend")

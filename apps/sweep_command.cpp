@@ -126,7 +126,7 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
       ->capture_default_str();
   sweep.add_option("--crop", o.crop, "Keep the central K x K (where K <= M)")->type_name("K");
   add_pupil_options(sweep, o.pupil);
-  sweep.add_flag("--quiet", o.quiet, "Print only the table");
+  sweep.add_flag("--quiet", o.quiet, "Print nothing but errors (the table is in the file)");
   sweep.footer("Without --seidel or --zernike the pupil has one wave of rho^2 cos(phi) (2,1,1); "
                "each frame of a batch adds a different defocus. Options can also be set in the "
                "[sweep] table of a config file (-c FILE).");

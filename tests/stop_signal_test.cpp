@@ -52,17 +52,29 @@ Running start(const std::vector<std::string>& args, const std::string& dir) {
   return r;
 }
 
+std::string host_name() {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  return name;
+}
+
+// The partial HDF5 file of process `pid` writing big.h5 (not the empty probe it makes first).
+std::string partial_of(const std::string& dir, pid_t pid) {
+  return dir + "/.big.h5.partial-" + host_name() + "-" + std::to_string(pid);
+}
+
 bool partial_exists(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().filename().string().find(".partial-") != std::string::npos) return true;
   return false;
 }
 
-// Waits for the run to open its partial file (it plans and expands frames first).
+// Waits until the run writes its partial file (it plans and expands frames first).
 bool wait_for_partial(const std::string& dir, pid_t pid) {
   const auto deadline = Clock::now() + std::chrono::seconds(60);
+  std::error_code ec;
   while (Clock::now() < deadline) {
-    if (partial_exists(dir)) return true;
+    if (fs::file_size(partial_of(dir, pid), ec) > 0 && !ec) return true;
     if (::waitpid(pid, nullptr, WNOHANG) == pid) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -123,12 +135,6 @@ TEST(StopSignalSweep, SweepStopsWithoutAFile) {
   ASSERT_EQ(::kill(sweep.pid, SIGTERM), 0);
   EXPECT_EQ(wait_exit(sweep.pid, std::chrono::seconds(10)), 128 + SIGTERM);
   EXPECT_FALSE(fs::exists(dir + "/s.h5"));
-}
-
-std::string host_name() {
-  char name[256] = {};
-  ::gethostname(name, sizeof name - 1);
-  return name;
 }
 
 TEST(StalePartial, LeftBySigkillIsRemovedByTheNextRunButNeverALiveOne) {

@@ -100,6 +100,9 @@ class FftwBackend final : public Backend {
   [[nodiscard]] std::string name() const override { return "cpu"; }
   [[nodiscard]] std::string device_name() const override { return cpu_model(); }
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
+  [[nodiscard]] int threads() const override {
+    return threads_.workers * threads_.frame_threads;
+  }
   [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override;
 
  private:

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "psfsim/errors.hpp"
+#include "psfsim/stop_signals.hpp"
 
 namespace psfsim {
 namespace fs = std::filesystem;
@@ -30,25 +31,37 @@ std::string host_name() {
   return host;
 }
 
+// The partial file, and the empty file that tries the folder before anything is computed.
 constexpr std::string_view partial_marker = ".partial-";
+constexpr std::string_view probe_marker = ".probe-";
 
-}  // namespace
-
-fs::path partial_name(const fs::path& target) {
-  return folder_of(target) / ("." + target.filename().string() + std::string(partial_marker) +
+fs::path marked_name(const fs::path& target, std::string_view marker) {
+  return folder_of(target) / ("." + target.filename().string() + std::string(marker) +
                               host_name() + "-" + std::to_string(::getpid()));
 }
 
+// The PID of a partial or probe file of this host, or 0 for any other name.
+long pid_of_ours(const std::string& name) {
+  if (name.empty() || name[0] != '.') return 0;
+  for (const std::string_view marker : {partial_marker, probe_marker}) {
+    const std::string prefix = std::string(marker) + host_name() + "-";
+    const auto at = name.rfind(prefix);
+    if (at == std::string::npos) continue;
+    const std::string digits = name.substr(at + prefix.size());
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return 0;
+    return std::strtol(digits.c_str(), nullptr, 10);
+  }
+  return 0;
+}
+
+}  // namespace
+
+fs::path partial_name(const fs::path& target) { return marked_name(target, partial_marker); }
+
 void remove_stale_partials(const fs::path& target) {
-  const std::string prefix = std::string(partial_marker) + host_name() + "-";
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(folder_of(target), ec)) {
-    const std::string name = entry.path().filename().string();
-    const auto at = name.rfind(prefix);
-    if (name.empty() || name[0] != '.' || at == std::string::npos) continue;
-    const std::string digits = name.substr(at + prefix.size());
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
-    const long pid = std::strtol(digits.c_str(), nullptr, 10);
+    const long pid = pid_of_ours(entry.path().filename().string());
     // Only a process that no longer exists on this host; EPERM means it exists.
     if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
       std::error_code ignored;
@@ -70,8 +83,9 @@ void check_output_path(const fs::path& path, bool force) {
     throw InputError("--output " + name + ": file exists (use --force to overwrite)");
   // A real file, not access(): root passes access() on read-only mounts and pseudo file
   // systems. Refused here, before any computing, as the I/O failure it is (exit 3).
-  const fs::path probe = partial_name(path);
+  const fs::path probe = marked_name(path, probe_marker);
   fs::remove(probe, ec);  // left by an earlier process of this host with our PID: dead
+  const PartialFileGuard guard(probe);  // a stop signal now removes it too
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
   if (fd < 0)
     throw RuntimeFailure("--output " + name + ": cannot create files in folder '" +

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
-#include <thread>
 
 #include "psfsim/errors.hpp"
 #include "psfsim/file_chunks.hpp"
@@ -84,8 +83,7 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   log.backend = backend_->name();
   log.device = backend_->device_name();
   log.precision = std::string(to_string(spec_.precision));
-  log.threads = spec_.threads > 0 ? spec_.threads
-                                  : static_cast<int>(std::thread::hardware_concurrency());
+  log.threads = backend_->threads();
   log.fused = backend_->fused_stages();
 
   sink.open(RunHeader{spec_, geometry_, plan(), log.backend, log.device});

@@ -31,6 +31,8 @@ class Backend {
   [[nodiscard]] virtual const PsfPlan& plan() const = 0;
   // Attribute text for /timings when stages are fused (empty when none are).
   [[nodiscard]] virtual std::string fused_stages() const { return {}; }
+  // Host threads a compute() call keeps busy, as /timings records them.
+  [[nodiscard]] virtual int threads() const { return 1; }
 
   // Computes one frame per polynomial (1 <= frames.size() <= plan().max_batch). The returned
   // block stays valid until the second following call, so a caller can write one block while
