@@ -2,6 +2,9 @@
 
 #include <hdf5_hl.h>
 
+#include <algorithm>
+#include <bit>
+#include <string>
 #include <vector>
 
 #include "psfsim/errors.hpp"
@@ -100,6 +103,60 @@ void attach_dimension_scales(hid_t root, hid_t psf, std::size_t frames, const Ge
   check(H5DSset_label(psf, 0, "frame"), "label /psf's axes");
   check(H5DSset_label(psf, 1, "y"), "label /psf's axes");
   check(H5DSset_label(psf, 2, "x"), "label /psf's axes");
+}
+
+namespace {
+
+void write_hyperslab(hid_t psf, const PsfLayout& layout, std::size_t first, std::size_t count,
+                     const void* data) {
+  if (count == 0) return;
+  const hsize_t k = layout.edge;
+  const hsize_t start[3] = {first, 0, 0};
+  const hsize_t extent[3] = {count, k, k};
+  const Handle file_space(H5Dget_space(psf), H5Sclose, "get the /psf dataspace");
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr),
+        "select frames of /psf");
+  const Handle memory_space(H5Screate_simple(3, extent, nullptr), H5Sclose,
+                            "create a memory dataspace");
+  const hid_t type = layout.precision == Precision::single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+  check(H5Dwrite(psf, type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
+        "write frames " + std::to_string(first) + " to " + std::to_string(first + count - 1) +
+            " of /psf");
+}
+
+}  // namespace
+
+void write_psf_frames(hid_t psf, const PsfLayout& layout, std::size_t first, std::size_t count,
+                      const void* data) {
+  const std::size_t real = bytes_per_real(layout.precision);
+  const std::size_t frame_bytes = layout.edge * layout.edge * real;
+  const ChunkShape shape = psf_chunk_shape(layout.edge, real, layout.frames);
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  // The file stores little-endian IEEE reals, which native ones are on every machine
+  // psfsim builds for; direct chunk writes pass bytes through unconverted.
+  static_assert(std::endian::native == std::endian::little);
+  if (layout.compressed || shape.rows != layout.edge) {
+    write_hyperslab(psf, layout, first, count, data);
+    return;
+  }
+  const std::size_t per_chunk = shape.frames;
+  const std::size_t end = first + count;
+  // Whole chunks inside [first, end) and inside the dataset (an edge chunk reaches past B).
+  const std::size_t whole_begin = (first + per_chunk - 1) / per_chunk * per_chunk;
+  const std::size_t whole_end = std::min(end, layout.frames) / per_chunk * per_chunk;
+  if (whole_begin >= whole_end) {
+    write_hyperslab(psf, layout, first, count, data);
+    return;
+  }
+  write_hyperslab(psf, layout, first, whole_begin - first, data);
+  for (std::size_t c = whole_begin; c < whole_end; c += per_chunk) {
+    const hsize_t offset[3] = {c, 0, 0};
+    check(H5Dwrite_chunk(psf, H5P_DEFAULT, 0, offset, per_chunk * frame_bytes,
+                         bytes + (c - first) * frame_bytes),
+          "write frames " + std::to_string(c) + " to " + std::to_string(c + per_chunk - 1) +
+              " of /psf");
+  }
+  write_hyperslab(psf, layout, whole_end, end - whole_end, bytes + (whole_end - first) * frame_bytes);
 }
 
 double stored_bytes(hid_t psf) { return static_cast<double>(H5Dget_storage_size(psf)); }

@@ -19,6 +19,20 @@ namespace psfsim::h5 {
 // the three dimensions of /psf.
 void attach_dimension_scales(hid_t root, hid_t psf, std::size_t frames, const Geometry& g);
 
+// How /psf's frames lie in the file, for writing them.
+struct PsfLayout {
+  std::size_t frames = 0;   // B
+  std::size_t edge = 0;     // K
+  Precision precision = Precision::single;
+  bool compressed = false;
+};
+
+// Frames [first, first + count) from `data` (K*K native reals each). Uncompressed chunks that
+// the range covers whole go to the file as they are (H5Dwrite_chunk: no copy through the
+// chunk cache, no dataspace conversion); the rest through an ordinary hyperslab write.
+void write_psf_frames(hid_t psf, const PsfLayout& layout, std::size_t first, std::size_t count,
+                      const void* data);
+
 // Bytes /psf takes in the file, for the achieved compression ratio.
 [[nodiscard]] double stored_bytes(hid_t psf);
 

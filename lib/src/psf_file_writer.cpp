@@ -25,12 +25,12 @@ struct PsfFileWriter::Impl {
   Impl(const fs::path& target, const RunHeader& h, const std::string& command_line)
       : file(target, h5::Provenance{command_line, to_toml(h.spec)}),
         frames(h.spec.frames),
-        frame(h.geometry.frame),
-        precision(h.spec.precision) {}
+        layout{h.spec.frames.size(), static_cast<std::size_t>(h.geometry.frame),
+               h.spec.precision,
+               parse_compression(h.spec.compression).kind != Compression::Kind::none} {}
   h5::AtomicFile file;
   const std::vector<PhaseTerms>& frames;  // the run's, which outlives its sink's use
-  int frame;
-  Precision precision;
+  h5::PsfLayout layout;
   h5::Handle psf;
 };
 
@@ -90,20 +90,7 @@ void PsfFileWriter::create(const RunHeader& header) {
 }
 
 void PsfFileWriter::write_hyperslab(std::size_t first, std::size_t count, const void* data) {
-  const Impl& d = *impl_;
-  const hsize_t k = static_cast<hsize_t>(d.frame);
-  const hsize_t start[3] = {first, 0, 0};
-  const hsize_t extent[3] = {count, k, k};
-  const h5::Handle file_space(H5Dget_space(d.psf.get()), H5Sclose, "get /psf dataspace");
-  h5::check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr),
-            "select frames of /psf");
-  const h5::Handle memory_space(H5Screate_simple(3, extent, nullptr), H5Sclose,
-                                "create a memory dataspace");
-  const hid_t type =
-      d.precision == Precision::single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-  h5::check(H5Dwrite(d.psf.get(), type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
-            "write frames " + std::to_string(first) + " to " + std::to_string(first + count - 1) +
-                " of /psf");
+  h5::write_psf_frames(impl_->psf.get(), impl_->layout, first, count, data);
 }
 
 namespace {

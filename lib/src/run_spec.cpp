@@ -76,12 +76,14 @@ void validate(const RunSpec& spec) {
   require((spec.vary.empty() ? 0 : 1) + (spec.random.empty() ? 0 : 1) +
                   (spec.frames_file.empty() ? 0 : 1) <= 1,
           "--vary, --random and --frames: give at most one way to define the frames");
+  // Messages only on failure: a batch can hold millions of terms.
   for (const auto& frame : spec.frames) {
     for (const auto& t : frame.seidel)
-      require(std::isfinite(t.waves) && t.m >= 0 && t.l >= t.m && t.l <= max_seidel_power,
-              "--seidel " + to_string(t) + ": out of range");
+      if (!(std::isfinite(t.waves) && t.m >= 0 && t.l >= t.m && t.l <= max_seidel_power))
+        throw InputError("--seidel " + to_string(t) + ": out of range");
     for (const auto& t : frame.zernike)
-      require(std::isfinite(t.waves) && t.j >= 1, "--zernike " + to_string(t) + ": out of range");
+      if (!(std::isfinite(t.waves) && t.j >= 1))
+        throw InputError("--zernike " + to_string(t) + ": out of range");
   }
 }
 

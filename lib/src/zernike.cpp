@@ -1,5 +1,6 @@
 #include "psfsim/zernike.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 
@@ -18,8 +19,23 @@ ZernikeOrder noll_to_nm(int j) {
   return {n, m};
 }
 
+namespace {
+
+// k! for k <= 170 (the largest finite in double), by exact products up to 22! and correctly
+// rounded ones after; a table, since compiling a batch's phases asks for these per frame.
+double factorial(int k) {
+  static const std::array<double, 171> table = [] {
+    std::array<double, 171> t{};
+    t[0] = 1.0;
+    for (int i = 1; i < 171; ++i) t[i] = t[i - 1] * i;
+    return t;
+  }();
+  return k < 171 ? table[k] : HUGE_VAL;
+}
+
+}  // namespace
+
 std::vector<double> radial_coefficients(int n, int m_abs) {
-  const auto factorial = [](int k) { return std::tgamma(k + 1.0); };
   std::vector<double> c;
   for (int k = 0; k <= (n - m_abs) / 2; ++k) {
     const double sign = (k % 2 == 0) ? 1.0 : -1.0;
