@@ -172,5 +172,32 @@ TEST(ConfigKeys, OutputAndForceWorkFromAConfigFile) {
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
 }
 
+// The effective configuration a file records (root attribute `config`) reads back as a
+// config file and reproduces the run; for the sweep too. Strings with quotes and
+// backslashes, and numbers needing every digit, survive the trip.
+TEST(ConfigKeys, RecordedConfigurationReadsBackAndReproducesTheRun) {
+  const std::string dir = fresh_dir("config-round-trip");
+  const std::string odd = dir + "/we\"ird\\name.h5";
+  const auto first = run_psfsim("run --backend cpu --samples 24 --obscuration 0.1234567890123 "
+                                "--zernike 4,0.3000000000000001 --crop 31 --quiet -o '" + odd + "'");
+  ASSERT_EQ(first.exit_code, 0) << first.stderr_text;
+  const H5Snapshot original = read_h5(odd);
+  std::ofstream(dir + "/again.toml") << original.attributes.at("/@config");
+  const auto again = run_psfsim("run -c " + dir + "/again.toml --force --quiet");
+  ASSERT_EQ(again.exit_code, 0) << again.stderr_text << original.attributes.at("/@config");
+  const H5Snapshot rerun = read_h5(odd);  // the recorded output path, quotes and all
+  EXPECT_EQ(rerun.datasets.at("/psf"), original.datasets.at("/psf"));
+  EXPECT_EQ(rerun.attributes.at("/psf@obscuration"), original.attributes.at("/psf@obscuration"));
+
+  const std::string sweep_out = dir + "/sw\"eep.h5";
+  const auto sweep = run_psfsim("sweep --backends cpu --sizes 16,24 --batch 1,3 --repeat 2 "
+                                "--pad-factor 2.5 --quiet -o '" + sweep_out + "'");
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.stderr_text;
+  std::ofstream(dir + "/sweep.toml") << read_h5(sweep_out).attributes.at("/@config");
+  const auto sweep_again = run_psfsim("sweep -c " + dir + "/sweep.toml --force --quiet");
+  ASSERT_EQ(sweep_again.exit_code, 0) << sweep_again.stderr_text;
+  EXPECT_EQ(read_h5(sweep_out).shapes.at("/sweep"), (std::vector<unsigned long long>{4}));
+}
+
 }  // namespace
 }  // namespace psfsim::test
