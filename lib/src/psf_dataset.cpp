@@ -50,9 +50,21 @@ void add_filters(hid_t props, const Compression& c) {
   }
 }
 
-Handle scale(hid_t root, const char* name, const std::vector<double>& values, const char* units,
-             const char* description) {
-  write_vector(root, name, values);
+// Frame numbers as integers, so that xarray and h5py show 0, 1, 2 rather than 0.0, 1.0, 2.0.
+void write_frame_numbers(hid_t root, std::size_t frames) {
+  std::vector<long long> index(frames);
+  for (std::size_t f = 0; f < frames; ++f) index[f] = static_cast<long long>(f);
+  const hsize_t dims[1] = {frames};
+  const Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "create the /frame dataspace");
+  const Handle set(H5Dcreate2(root, "frame", H5T_STD_I64LE, space.get(), H5P_DEFAULT,
+                              H5P_DEFAULT, H5P_DEFAULT),
+                   H5Dclose, "create /frame");
+  check(H5Dwrite(set.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, index.data()),
+        "write /frame");
+}
+
+// Makes the dataset `name` of the root a dimension scale, with its units.
+Handle scale(hid_t root, const char* name, const char* units, const char* description) {
   Handle set(H5Dopen2(root, name, H5P_DEFAULT), H5Dclose, std::string("open /") + name);
   check(H5DSset_scale(set.get(), name), std::string("make /") + name + " a dimension scale");
   set_attribute(set.get(), "units", std::string(units));
@@ -86,16 +98,16 @@ Handle create_psf_dataset(hid_t root, std::size_t frames, int edge, Precision pr
 }
 
 void attach_dimension_scales(hid_t root, hid_t psf, std::size_t frames, const Geometry& g) {
-  std::vector<double> index(frames);
-  for (std::size_t f = 0; f < frames; ++f) index[f] = static_cast<double>(f);
+  write_frame_numbers(root, frames);
   // Row r of a K-pixel frame is padded index M/2 - K/2 + r; the optical axis is M/2.
   std::vector<double> centres(static_cast<std::size_t>(g.frame));
   for (int r = 0; r < g.frame; ++r)
     centres[r] = (r - g.frame / 2) * g.pixel_scale_lambda_over_d;
-  const Handle frame = scale(root, "frame", index, "index", "frame number of /psf's first axis");
-  const Handle y = scale(root, "y", centres, "lambda/D",
-                         "pixel centres of /psf's rows from the optical axis");
-  const Handle x = scale(root, "x", centres, "lambda/D",
+  write_vector(root, "y", centres);
+  write_vector(root, "x", centres);
+  const Handle frame = scale(root, "frame", "index", "frame number of /psf's first axis");
+  const Handle y = scale(root, "y", "lambda/D", "pixel centres of /psf's rows from the optical axis");
+  const Handle x = scale(root, "x", "lambda/D",
                          "pixel centres of /psf's columns from the optical axis");
   check(H5DSattach_scale(psf, frame.get(), 0), "attach /frame to /psf");
   check(H5DSattach_scale(psf, y.get(), 1), "attach /y to /psf");
