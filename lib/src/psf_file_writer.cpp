@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <tuple>
 #include <vector>
 
 #include "atomic_h5_file.hpp"
@@ -98,29 +99,29 @@ namespace {
 void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames) {
   // One float64 column per term that any frame uses; repeated terms in a frame add up.
   struct Column {
+    std::string name;
     std::string kind;
     int first = 0;
     int second = -1;
     std::vector<double> values;
   };
-  std::map<std::string, Column> columns;
+  // Keyed by the term's numbers, named once per column: a batch can hold millions of terms.
+  std::map<std::tuple<bool, int, int>, Column> columns;
   const std::size_t b = frames.size();
+  const auto column = [&](bool zernike, int first, int second, const auto& term) -> Column& {
+    Column& c = columns[{zernike, first, second}];
+    if (c.name.empty()) {
+      c.name = term_name(term);
+      c.kind = zernike ? "zernike" : "seidel";
+      c.first = first;
+      c.second = second;
+      c.values.assign(b, 0.0);
+    }
+    return c;
+  };
   for (std::size_t f = 0; f < b; ++f) {
-    for (const auto& t : frames[f].seidel) {
-      auto& c = columns[term_name(t)];
-      c.kind = "seidel";
-      c.first = t.l;
-      c.second = t.m;
-      c.values.resize(b, 0.0);
-      c.values[f] += t.waves;
-    }
-    for (const auto& t : frames[f].zernike) {
-      auto& c = columns[term_name(t)];
-      c.kind = "zernike";
-      c.first = t.j;
-      c.values.resize(b, 0.0);
-      c.values[f] += t.waves;
-    }
+    for (const auto& t : frames[f].seidel) column(false, t.l, t.m, t).values[f] += t.waves;
+    for (const auto& t : frames[f].zernike) column(true, t.j, -1, t).values[f] += t.waves;
   }
   const h5::Handle group(
       H5Gcreate2(root, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
@@ -130,7 +131,9 @@ void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames) {
   h5::set_attribute(group.get(), "description",
                     std::string("one dataset per phase term, one entry per frame: Sl_m is the "
                                 "Seidel term W rho^l cos^m(phi), Zj the Noll Zernike term j"));
-  for (const auto& [name, c] : columns) {
+  for (const auto& entry : columns) {
+    const Column& c = entry.second;
+    const std::string& name = c.name;
     h5::write_vector(group.get(), name, c.values);
     const h5::Handle set(H5Dopen2(group.get(), name.c_str(), H5P_DEFAULT), H5Dclose,
                          "open /parameters/" + name);
