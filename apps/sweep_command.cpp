@@ -165,9 +165,8 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
   std::vector<SweepRow> rows;
   if (!o.quiet) print_header();
   for (const auto& name : backends) {
-    const BackendEntry* entry = builtin_backends().find(name);
-    const std::string why = entry == nullptr ? "not compiled into this psfsim"
-                                             : entry->unusable_reason();
+    // --backends takes the registry's names only; one not in this build says so itself.
+    const std::string why = builtin_backends().find(name)->unusable_reason();
     if (!why.empty()) {
       std::fprintf(stderr, "psfsim: sweep: skipping backend %s: %s\n", name.c_str(), why.c_str());
       continue;

@@ -115,7 +115,6 @@ class FftwBackend final : public Backend {
   // Workers (frames in parallel, batches) and the threads of one frame (pupil rows, FFTW):
   // choose_threads() in thread_policy.cpp says how many and why.
   ThreadPlan threads_;
-  int workers_;  // frames computed concurrently, each with a single-threaded FFT
   int first_row_;  // first output row and column: the crop window starts here on both axes
   double peak_scale_;
   std::vector<Workspace<T>> workspaces_;
@@ -130,19 +129,18 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
     : plan_(plan),
       builder_(plan),
       threads_(choose_threads(plan.padded, plan.max_batch, plan.threads, all_cores())),
-      workers_(threads_.workers),
       first_row_(pupil::crop_start(plan.padded, plan.frame)),
       peak_scale_(plan.pupil_facts().peak_scale) {
   const std::size_t m = plan_.padded;
   const std::size_t k = plan_.frame;
   const std::size_t per_worker = (m * m + m * k) * sizeof(std::complex<T>);
   const std::size_t outputs = 2 * plan_.max_batch * plan_.frame_bytes();
-  require_memory(workers_ * per_worker + outputs, available_host_memory(),
+  require_memory(threads_.workers * per_worker + outputs, available_host_memory(),
                  "N=" + std::to_string(plan_.samples) + ", M=" + std::to_string(m) + " (" +
                      std::string(to_string(plan_.precision)) + ")",
                  "host memory");
   try {
-    workspaces_.resize(workers_);
+    workspaces_.resize(threads_.workers);
     for (auto& ws : workspaces_) {
       ws.field = FftwArray<std::complex<T>>(m * m);
       ws.spectrum = FftwArray<std::complex<T>>(m * k);
@@ -232,13 +230,13 @@ FrameBlock FftwBackend<T>::compute(std::span<const PhasePolynomial> frames) {
   const std::size_t frame_elements = plan_.frame_elements();
   const long count = static_cast<long>(frames.size());
 
-  std::vector<std::array<double, 3>> seconds(workers_, {0.0, 0.0, 0.0});
-  if (workers_ == 1) {
+  std::vector<std::array<double, 3>> seconds(threads_.workers, {0.0, 0.0, 0.0});
+  if (threads_.workers == 1) {
     const OmpTeam team(threads_.frame_threads);
     for (long f = 0; f < count; ++f)
       compute_one(frames[f], workspaces_[0], out + f * frame_elements, seconds[0]);
   } else {
-#pragma omp parallel for num_threads(workers_) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads_.workers) schedule(dynamic, 1)
     for (long f = 0; f < count; ++f) {
       const int w = omp_get_thread_num();
       compute_one(frames[f], workspaces_[w], out + f * frame_elements, seconds[w]);
@@ -253,7 +251,7 @@ FrameBlock FftwBackend<T>::compute(std::span<const PhasePolynomial> frames) {
   for (int s = 0; s < 3; ++s) {
     double sum = 0.0;
     for (const auto& w : seconds) sum += w[s];
-    block.times.add(names[s], sum / workers_);
+    block.times.add(names[s], sum / threads_.workers);
   }
   block.times.total = seconds_since(start);
   return block;

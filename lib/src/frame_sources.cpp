@@ -1,5 +1,6 @@
 #include "psfsim/frame_sources.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -161,10 +162,8 @@ std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::file
     if (columns.empty()) {
       for (const auto& f : fields) {
         const TermId id = parse_term_id(f, where);
-        for (const TermId& seen : columns)
-          if (seen.zernike == id.zernike && (id.zernike ? seen.j == id.j
-                                                        : seen.l == id.l && seen.m == id.m))
-            reject(where, "the header names " + std::string(trim(f)) + " twice");
+        if (std::find(columns.begin(), columns.end(), id) != columns.end())
+          reject(where, "the header names " + std::string(trim(f)) + " twice");
         columns.push_back(id);
       }
       continue;

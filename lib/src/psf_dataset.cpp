@@ -171,6 +171,4 @@ void write_psf_frames(hid_t psf, const PsfLayout& layout, std::size_t first, std
   write_hyperslab(psf, layout, whole_end, end - whole_end, bytes + (whole_end - first) * frame_bytes);
 }
 
-double stored_bytes(hid_t psf) { return static_cast<double>(H5Dget_storage_size(psf)); }
-
 }  // namespace psfsim::h5

@@ -33,7 +33,4 @@ struct PsfLayout {
 void write_psf_frames(hid_t psf, const PsfLayout& layout, std::size_t first, std::size_t count,
                       const void* data);
 
-// Bytes /psf takes in the file, for the achieved compression ratio.
-[[nodiscard]] double stored_bytes(hid_t psf);
-
 }  // namespace psfsim::h5

@@ -26,11 +26,12 @@ struct PsfFileWriter::Impl {
   Impl(const fs::path& target, const RunHeader& h, const std::string& command_line)
       : file(target, h5::Provenance{command_line, to_toml(h.spec)}),
         frames(h.spec.frames),
+        compression(parse_compression(h.spec.compression)),
         layout{h.spec.frames.size(), static_cast<std::size_t>(h.geometry.frame),
-               h.spec.precision,
-               parse_compression(h.spec.compression).kind != Compression::Kind::none} {}
+               h.spec.precision, compression.kind != Compression::Kind::none} {}
   h5::AtomicFile file;
   const std::vector<PhaseTerms>& frames;  // the run's, which outlives its sink's use
+  Compression compression;
   h5::PsfLayout layout;
   h5::Handle psf;
 };
@@ -72,9 +73,8 @@ void PsfFileWriter::create(const RunHeader& header) {
   const hid_t root = d.file.root();
   const Geometry& g = header.geometry;
   const Precision precision = header.spec.precision;
-  const Compression compression = parse_compression(header.spec.compression);
   d.psf = h5::create_psf_dataset(root, header.spec.frames.size(), g.frame, precision,
-                                 compression);
+                                 d.compression);
   const hid_t psf = d.psf.get();
   h5::set_attribute(psf, "normalization", std::string(to_string(header.spec.normalization)));
   h5::set_attribute(psf, "grid", std::string(to_string(header.spec.grid)));
@@ -86,7 +86,7 @@ void PsfFileWriter::create(const RunHeader& header) {
   h5::set_attribute(psf, "backend", header.backend);
   h5::set_attribute(psf, "obscuration", header.spec.obscuration);
   h5::set_attribute(psf, "crop", static_cast<long long>(g.frame));
-  h5::set_attribute(psf, "compression", compression.text());
+  h5::set_attribute(psf, "compression", d.compression.text());
   h5::attach_dimension_scales(root, psf, header.spec.frames.size(), g);
 }
 

@@ -60,7 +60,6 @@ std::span<const PhasePolynomial> PsfRun::phases(std::size_t first, std::size_t c
   return compiled_;
 }
 
-// On the writer thread, which reads the block for the sink anyway.
 void PsfRun::require_finite(std::size_t first, const FrameBlock& block) const {
   const auto bad =
       first_non_finite_frame(block.data, block.frames, plan().frame_elements(), spec_.precision);
@@ -86,7 +85,7 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   log.threads = backend_->threads();
   log.fused = backend_->fused_stages();
 
-  sink.open(RunHeader{spec_, geometry_, plan(), log.backend, log.device});
+  sink.open(RunHeader{spec_, geometry_, log.backend});
   // A block stays valid until the second following compute(), so block i is written while
   // block i+1 is computed; the write of block i is awaited before block i+2 is computed.
   std::future<void> pending_write;
@@ -103,10 +102,9 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
                              " frames for " + std::to_string(count));
       log.record(block.times, first == 0);
       if (last_repeat) {
+        require_finite(first, block);  // here, while the writer thread copies the last block
         if (pending_write.valid()) pending_write.get();
-        pending_write = std::async(std::launch::async, [this, &sink, &write_seconds, first,
-                                                        block] {
-          require_finite(first, block);
+        pending_write = std::async(std::launch::async, [&sink, &write_seconds, first, block] {
           const auto t0 = Clock::now();
           sink.write_frames(first, block.frames, block.data);
           write_seconds += seconds_since(t0);

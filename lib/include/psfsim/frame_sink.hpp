@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <string>
 
-#include "psfsim/psf_plan.hpp"
 #include "psfsim/run_spec.hpp"
 #include "psfsim/timing_log.hpp"
 
@@ -16,9 +15,7 @@ namespace psfsim {
 struct RunHeader {
   const RunSpec& spec;
   const Geometry& geometry;
-  const PsfPlan& plan;
   std::string backend;  // registry name: "cpu", "cuda"
-  std::string device;
 };
 
 class FrameSink {

@@ -19,6 +19,8 @@ struct TermId {
   int j = 0;     // Zernike
   int l = 0;     // Seidel
   int m = 0;
+  // The fields a kind does not use stay 0, so equal ids name the same term.
+  bool operator==(const TermId&) const = default;
 };
 
 [[nodiscard]] TermId parse_term_id(std::string_view name, std::string_view context);
