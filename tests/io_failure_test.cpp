@@ -81,11 +81,25 @@ class MountedFolder : public ::testing::Test {
   bool mounted_ = false;
 };
 
-TEST_F(MountedFolder, FullFileSystem) {
+// Uncompressed frames have a known size: the space is reserved while the backend starts, and
+// a folder too small for them says so, with the size, before the first frame is written.
+TEST_F(MountedFolder, FullFileSystemFoundByTheReservation) {
   mount_tmpfs("size=1m");
   if (!mounted_) return;
   const auto r = run_psfsim(big_run + " -o " + dir_ + "/x.h5");
   expect_one_line_failure(r, dir_ + "/x.h5", {"No space left on device"});
+  EXPECT_NE(r.stderr_text.find("cannot reserve 4.00 MiB for the frames"), std::string::npos)
+      << r.stderr_text;
+  EXPECT_TRUE(folder_entries(dir_).empty());
+}
+
+// Compressed frames have no size to reserve: the write that finds the disk full says so.
+TEST_F(MountedFolder, FullFileSystemFoundByAFrameWrite) {
+  mount_tmpfs("size=1m");
+  if (!mounted_) return;
+  const auto r = run_psfsim(big_run + " --compression deflate:1 -o " + dir_ + "/x.h5");
+  expect_one_line_failure(r, dir_ + "/x.h5", {"No space left on device"});
+  EXPECT_EQ(r.stderr_text.find("cannot reserve"), std::string::npos) << r.stderr_text;
   EXPECT_TRUE(folder_entries(dir_).empty());
 }
 

@@ -25,6 +25,7 @@ class AtomicFile {
 
   [[nodiscard]] hid_t root() const noexcept { return file_.get(); }
   [[nodiscard]] const std::filesystem::path& target() const noexcept { return target_; }
+  [[nodiscard]] const std::filesystem::path& partial() const noexcept { return temporary_; }
   // Every dataset and group handle must be closed before this.
   void commit();
 

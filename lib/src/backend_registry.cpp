@@ -25,6 +25,17 @@ std::string BackendRegistry::summaries() const {
 }
 
 const BackendEntry& BackendRegistry::resolve(const std::string& name) const {
+  const BackendEntry& e = select(name);
+  if (name != "auto") require_usable(e);
+  return e;
+}
+
+void BackendRegistry::require_usable(const BackendEntry& entry) {
+  if (const std::string why = entry.unusable_reason(); !why.empty())
+    throw RuntimeFailure("--backend " + entry.name + ": " + why);
+}
+
+const BackendEntry& BackendRegistry::select(const std::string& name) const {
   if (name == "auto") {
     for (const auto& e : entries_)
       if (e.unusable_reason().empty()) return e;
@@ -38,8 +49,6 @@ const BackendEntry& BackendRegistry::resolve(const std::string& name) const {
     throw RuntimeFailure("--backend " + name + ": not compiled into this psfsim (available: " +
                          known + ")");
   }
-  if (const std::string why = e->unusable_reason(); !why.empty())
-    throw RuntimeFailure("--backend " + name + ": " + why);
   return *e;
 }
 

@@ -133,9 +133,12 @@ std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const VarySpec& v) {
 std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& r) {
   PortableNormal normal(r.seed);
   const double sigma = r.rms / std::sqrt(static_cast<double>(r.j_max - r.j_min + 1));
+  const std::size_t terms = fixed.zernike.size() + static_cast<std::size_t>(r.j_max - r.j_min + 1);
   std::vector<PhaseTerms> frames(r.count, fixed);
-  for (auto& frame : frames)
+  for (auto& frame : frames) {
+    frame.zernike.reserve(terms);  // one allocation per frame rather than five
     for (int j = r.j_min; j <= r.j_max; ++j) set_term(frame, TermId{true, j, 0, 0}, sigma * normal());
+  }
   return frames;
 }
 

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <vector>
 
 #include "atomic_h5_file.hpp"
 #include "psf_dataset.hpp"
+#include "space_reservation.hpp"
 #include "psfsim/config_text.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/output_path.hpp"
@@ -34,6 +37,7 @@ struct PsfFileWriter::Impl {
   Compression compression;
   h5::PsfLayout layout;
   h5::Handle psf;
+  std::optional<SpaceReservation> reservation;  // uncompressed frames: their size is known
 };
 
 PsfFileWriter::PsfFileWriter(fs::path path, bool force, std::string command_line)
@@ -88,9 +92,15 @@ void PsfFileWriter::create(const RunHeader& header) {
   h5::set_attribute(psf, "crop", static_cast<long long>(g.frame));
   h5::set_attribute(psf, "compression", d.compression.text());
   h5::attach_dimension_scales(root, psf, header.spec.frames.size(), g);
+  if (!d.layout.compressed)
+    d.reservation.emplace(d.file.partial(), d.layout.frames * d.layout.edge * d.layout.edge *
+                                                bytes_per_real(precision));
 }
 
 void PsfFileWriter::write_hyperslab(std::size_t first, std::size_t count, const void* data) {
+  if (impl_->reservation)
+    impl_->reservation->require_space((first + count) * impl_->layout.edge * impl_->layout.edge *
+                                      bytes_per_real(impl_->layout.precision));
   h5::write_psf_frames(impl_->psf.get(), impl_->layout, first, count, data);
 }
 
@@ -171,6 +181,7 @@ void write_timings(hid_t root, const TimingLog& log) {
 void PsfFileWriter::finish(TimingLog& log) {
   const auto t0 = std::chrono::steady_clock::now();
   Impl& d = *impl_;
+  if (d.reservation) d.reservation->require_space(SIZE_MAX);
   d.psf.reset();
   write_parameters(d.file.root(), d.frames);
   log.write += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -41,12 +41,26 @@ int default_chunk_frames(std::size_t batch, std::size_t frame_bytes) {
 PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(spec)) {
   validate(spec_);
   geometry_ = psfsim::geometry(spec_);
-  const BackendEntry& entry = backends.resolve(spec_.backend);
-  backend_ = entry.create(make_plan(spec_, frames_per_call(spec_, geometry_)));
+  const BackendEntry& entry = backends.select(spec_.backend);
+  backend_name_ = entry.name;
+  max_batch_ = frames_per_call(spec_, geometry_);
+  pending_backend_ = std::async(
+      std::launch::async, [entry, plan = make_plan(spec_, max_batch_)] {
+        BackendRegistry::require_usable(entry);
+        return entry.create(plan);
+      });
   for (const auto& f : spec_.frames) degree_ = std::max(degree_, required_degree(f));
 }
 
-PsfRun::~PsfRun() = default;
+PsfRun::~PsfRun() {
+  // A backend still starting is waited for; its failure no longer matters to anyone.
+  if (pending_backend_.valid()) pending_backend_.wait();
+}
+
+Backend& PsfRun::backend() {
+  if (!backend_) backend_ = pending_backend_.get();
+  return *backend_;
+}
 
 std::span<const PhasePolynomial> PsfRun::phases(std::size_t first, std::size_t count) {
   // A batch of one chunk is compiled once, however often it is computed.
@@ -60,32 +74,39 @@ std::span<const PhasePolynomial> PsfRun::phases(std::size_t first, std::size_t c
   return compiled_;
 }
 
-void PsfRun::require_finite(std::size_t first, const FrameBlock& block) const {
+void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
   const auto bad =
       first_non_finite_frame(block.data, block.frames, plan().frame_elements(), spec_.precision);
   if (bad)
     throw RuntimeFailure("frame " + std::to_string(first + *bad) + " holds a non-finite value (" +
-                         backend_->name() + " backend, " + std::string(to_string(spec_.precision)) +
+                         backend_name_ + " backend, " + std::string(to_string(spec_.precision)) +
                          " precision): nothing was written");
 }
 
 void PsfRun::warm_up(int calls) {
   const std::size_t count =
-      std::min<std::size_t>(spec_.frames.size(), static_cast<std::size_t>(plan().max_batch));
-  for (int c = 0; c < calls; ++c) (void)backend_->compute(phases(0, count));
+      std::min<std::size_t>(spec_.frames.size(), static_cast<std::size_t>(max_batch_));
+  for (int c = 0; c < calls; ++c) {
+    const auto frames = phases(0, count);
+    (void)backend().compute(frames);
+  }
 }
 
 TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   const std::size_t batch = spec_.frames.size();
-  const std::size_t chunk = static_cast<std::size_t>(plan().max_batch);
+  const std::size_t chunk = static_cast<std::size_t>(max_batch_);
   TimingLog log;
-  log.backend = backend_->name();
-  log.device = backend_->device_name();
+  log.backend = backend_name_;
   log.precision = std::string(to_string(spec_.precision));
-  log.threads = backend_->threads();
-  log.fused = backend_->fused_stages();
 
+  // While the backend starts: the sink opens, and the first chunk's phases are compiled.
   sink.open(RunHeader{spec_, geometry_, log.backend});
+  (void)phases(0, std::min(chunk, batch));
+  Backend& backend = this->backend();
+  log.device = backend.device_name();
+  log.threads = backend.threads();
+  log.fused = backend.fused_stages();
+
   // A block stays valid until the second following compute(), so block i is written while
   // block i+1 is computed; the write of block i is awaited before block i+2 is computed.
   std::future<void> pending_write;
@@ -96,7 +117,7 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
     const bool last_repeat = r + 1 == spec_.repeat;
     for (std::size_t first = 0; first < batch; first += chunk) {
       const std::size_t count = std::min(chunk, batch - first);
-      const FrameBlock block = backend_->compute(phases(first, count));
+      const FrameBlock block = backend.compute(phases(first, count));
       if (block.frames != count)
         throw RuntimeFailure(log.backend + " backend returned " + std::to_string(block.frames) +
                              " frames for " + std::to_string(count));

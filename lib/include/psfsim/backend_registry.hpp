@@ -30,6 +30,11 @@ class BackendRegistry {
   // "auto" picks the first usable entry in registration order (GPU before CPU).
   // Throws RuntimeFailure when the named backend is not compiled in or is unusable.
   [[nodiscard]] const BackendEntry& resolve(const std::string& name) const;
+  // resolve() without asking a named backend whether it is usable, which can take as long as
+  // starting it (a CUDA driver: 0.1-0.2 s); "auto" still asks, to choose.
+  [[nodiscard]] const BackendEntry& select(const std::string& name) const;
+  // Throws RuntimeFailure ("--backend NAME: why") when `entry` cannot be used here.
+  static void require_usable(const BackendEntry& entry);
   [[nodiscard]] std::vector<std::string> names() const;
   // "cpu: FFTW on ...; cuda: ...", for the --backend and --backends help text.
   [[nodiscard]] std::string summaries() const;

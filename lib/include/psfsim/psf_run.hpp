@@ -5,6 +5,7 @@
 // timing log. `psfsim run`, `psfsim sweep`, the tests and the benchmarks all run through it.
 #include <cstddef>
 #include <functional>
+#include <future>
 #include <memory>
 
 #include "psfsim/backend.hpp"
@@ -26,8 +27,11 @@ class PsfRun {
   // Called after each chunk with frames done and frames in all (repeats included).
   using Progress = std::function<void(std::size_t done, std::size_t total)>;
 
-  // Validates `spec` (InputError), resolves its backend in `backends` (RuntimeFailure when
-  // unusable) and creates it with the run's plan.
+  // Validates `spec` (InputError) and selects its backend in `backends`, then checks that the
+  // backend is usable and creates it with the run's plan on a thread of its own: a GPU's
+  // start-up (driver and context, 0.2-0.4 s) overlaps the sink's opening (and its space
+  // reservation) and the first chunk's phases. A failure there (RuntimeFailure when
+  // unusable) is thrown by the first call that needs the backend.
   PsfRun(RunSpec spec, const BackendRegistry& backends);
   PsfRun(const PsfRun&) = delete;
   PsfRun& operator=(const PsfRun&) = delete;
@@ -35,8 +39,9 @@ class PsfRun {
 
   [[nodiscard]] const RunSpec& spec() const noexcept { return spec_; }
   [[nodiscard]] const Geometry& geometry() const noexcept { return geometry_; }
-  [[nodiscard]] const PsfPlan& plan() const noexcept { return backend_->plan(); }
-  [[nodiscard]] const Backend& backend() const noexcept { return *backend_; }
+  // Both wait for the backend's creation.
+  [[nodiscard]] const PsfPlan& plan() { return backend().plan(); }
+  [[nodiscard]] Backend& backend();
 
   // Computes the first chunk `calls` times, untimed: plan upload, caches, page faults, clocks.
   void warm_up(int calls);
@@ -49,10 +54,13 @@ class PsfRun {
  private:
   [[nodiscard]] std::span<const PhasePolynomial> phases(std::size_t first, std::size_t count);
   // Throws RuntimeFailure naming the first frame of the block with a NaN or infinity.
-  void require_finite(std::size_t first, const FrameBlock& block) const;
+  void require_finite(std::size_t first, const FrameBlock& block);
 
   RunSpec spec_;
   Geometry geometry_;
+  std::string backend_name_;
+  int max_batch_ = 1;
+  std::future<std::unique_ptr<Backend>> pending_backend_;
   std::unique_ptr<Backend> backend_;
   int degree_ = 0;                        // common phase-table degree of all frames
   std::vector<PhasePolynomial> compiled_;  // the current chunk's phases
