@@ -25,6 +25,21 @@ std::string_view to_string(FftEffort e) noexcept {
   return "?";
 }
 
+std::string_view to_string(Propagation p) noexcept {
+  switch (p) {
+    case Propagation::fft: return "fft";
+    case Propagation::mft: return "mft";
+    case Propagation::automatic: return "auto";
+  }
+  return "?";
+}
+
+std::optional<Propagation> parse_propagation(std::string_view s) noexcept {
+  for (const Propagation p : {Propagation::fft, Propagation::mft, Propagation::automatic})
+    if (s == to_string(p)) return p;
+  return std::nullopt;
+}
+
 std::optional<FftEffort> parse_fft_effort(std::string_view s) noexcept {
   for (const FftEffort e : {FftEffort::estimate, FftEffort::measure, FftEffort::patient,
                             FftEffort::exhaustive})

@@ -3,11 +3,22 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "psfsim/enums.hpp"
 #include "psfsim/pupil_facts.hpp"
 
 namespace psfsim {
+
+// One wavelength of the MFT's spectrum (SPEC §6). Its frame is
+//   I += weight * |E_k|^2,  E_k[q, p] = sum_r sum_c P_k[r, c] exp(-2 pi i (th_p xi_c + th_q xi_r)),
+//   th_q = (q - pixel_centre) * pixel_scale,  P_k = A exp(2 pi i phase_scale W),
+// with W the frame's phase in waves at the reference wavelength.
+struct SpectralChannel {
+  double pixel_scale = 0.5;  // lambda_k/D per computed pixel (s_k, or s_k/S when oversampled)
+  double phase_scale = 1.0;  // lambda_ref / lambda_k
+  double weight = 1.0;       // w_k (s_k / s_ref)^2
+};
 
 struct PsfPlan {
   int samples = 128;        // N
@@ -16,7 +27,13 @@ struct PsfPlan {
   Precision precision = Precision::single;
   double obscuration = 0.0;
   Normalization normalization = Normalization::peak;
-  int frame = 256;          // K: edge of each stored frame (M when not cropped)
+  int frame = 256;          // edge of each computed frame: K (M when not cropped), or S*K
+  // fft: FFT of the M x M padded pupil, cropped (SPEC §1). mft: `channels`, at `frame` x
+  // `frame` pixel centres; `padded` is then unused, and `peak` divides by (sum A)^2 times the
+  // sum of the channels' weights, the value on the optical axis of an aberration-free pupil.
+  Propagation propagation = Propagation::fft;
+  std::vector<SpectralChannel> channels{SpectralChannel{}};  // mft: one per wavelength
+  double pixel_centre = 128;  // mft: the computed pixel on the optical axis (q where th_q = 0)
   int max_batch = 1;        // most frames one compute() call receives
   int threads = 0;          // CPU threads; 0 means all cores
   int device = 0;           // GPU index
