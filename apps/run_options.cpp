@@ -42,7 +42,11 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--frames", o.frames,
                  "Batch: CSV table, a header naming the terms (Z4,S2_1,...) and one row per frame")
       ->type_name("FILE");
-  run.add_option("--crop", o.crop, "Keep the central K x K of each frame")->type_name("K");
+  run.add_option("--crop", o.crop,
+                 "K: keep the central K x K of each frame (with a physical pixel scale: the "
+                 "detector's K x K pixels, default 128)")
+      ->type_name("K");
+  add_optics_options(run, o.optics);
   run.add_option("--repeat", o.repeat, "Compute R times, recording the timings of each")
       ->type_name("R")
       ->capture_default_str();
@@ -71,6 +75,7 @@ RunSpec to_run_spec(const RunOptions& o) {
   s.padded_size = o.padded_size;
   apply(o.pupil, s);
   s.crop = o.crop;
+  s.optics = to_optics_spec(o.optics);
   s.repeat = o.repeat;
   s.quiet = o.quiet;
   s.chunk_frames = o.chunk_frames;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "psfsim/run_spec.hpp"
+#include "optics_options.hpp"
 #include "pupil_options.hpp"
 
 namespace psfsim::app {
@@ -15,6 +16,7 @@ namespace psfsim::app {
 // Raw values as CLI11 fills them; to_run_spec() turns them into a validated RunSpec.
 struct RunOptions {
   PupilOptions pupil;
+  OpticsOptions optics;
   std::string output;
   bool force = false;
   std::string backend = "auto";

@@ -1,6 +1,7 @@
 #include "psfsim/config_text.hpp"
 
 #include "psfsim/number_text.hpp"
+#include "psfsim/units.hpp"
 
 #include <sstream>
 
@@ -15,6 +16,29 @@ std::string toml_array(const std::vector<Term>& terms) {
   return out + "]";
 }
 
+void write_optics(std::ostream& t, const OpticsSpec& o) {
+  const auto quoted = [&](const char* key, const std::string& text) {
+    t << key << " = " << toml_string(text) << "\n";
+  };
+  if (o.wavelength_m) quoted("wavelength", format_length(*o.wavelength_m));
+  if (o.fnumber) t << "fnumber = " << format_number(*o.fnumber) << "\n";
+  if (o.pixel_pitch_m) quoted("pixel-pitch", format_length(*o.pixel_pitch_m));
+  if (o.diameter_m) quoted("diameter", format_length(*o.diameter_m));
+  if (o.pixel_scale) quoted("pixel-scale", format_angle(*o.pixel_scale));
+  if (!o.wavelengths_text.empty()) quoted("wavelengths", o.wavelengths_text);
+  if (!o.band_text.empty()) quoted("band", o.band_text);
+  quoted("aberration-units", std::string(to_string(o.aberration_units)));
+  quoted("propagation", std::string(to_string(o.propagation)));
+  t << "oversample = " << o.oversample << "\n";
+  if (o.jitter) quoted("jitter", format_angle(*o.jitter));
+  if (o.photons) {
+    t << "photons = " << format_number(*o.photons) << "\n";
+    t << "background = " << format_number(o.background) << "\n";
+    t << "read-noise = " << format_number(o.read_noise) << "\n";
+    t << "noise-seed = " << o.noise_seed << "\n";
+  }
+}
+
 }  // namespace
 
 std::string to_toml(const RunSpec& spec) {
@@ -24,7 +48,9 @@ std::string to_toml(const RunSpec& spec) {
   t << "backend = " << toml_string(spec.backend) << "\n";
   t << "precision = " << toml_string(std::string(to_string(spec.precision))) << "\n";
   t << "samples = " << spec.samples << "\n";
-  t << "padded-size = " << g.padded << "\n";
+  // A physical pixel scale sets the sampling itself: padding options would contradict it.
+  if (!g.physical) t << "padded-size = " << g.padded << "\n";
+  write_optics(t, spec.optics);
   t << "grid = " << toml_string(std::string(to_string(spec.grid))) << "\n";
   const PhaseTerms& first = spec.fixed_terms;
   // CLI11 rejects an empty array for an option, so absent terms are absent keys.

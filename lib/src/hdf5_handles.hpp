@@ -43,6 +43,7 @@ void check(herr_t status, const std::string& what);
 void set_attribute(hid_t object, const std::string& name, const std::string& value);
 void set_attribute(hid_t object, const std::string& name, double value);
 void set_attribute(hid_t object, const std::string& name, long long value);
+void set_attribute(hid_t object, const std::string& name, std::span<const double> values);
 
 // A 1-D float64 dataset written in one go.
 void write_vector(hid_t parent, const std::string& name, std::span<const double> values);

@@ -112,6 +112,24 @@ void attach_dimension_scales(hid_t root, hid_t psf, std::size_t frames, const Ge
   check(H5DSattach_scale(psf, frame.get(), 0), "attach /frame to /psf");
   check(H5DSattach_scale(psf, y.get(), 1), "attach /y to /psf");
   check(H5DSattach_scale(psf, x.get(), 2), "attach /x to /psf");
+  // The same centres in physical units, as second scales: arcsec on the sky, or um on the
+  // detector, where the options give them.
+  const auto physical = [&](double per_lambda_over_d, const char* units, const char* suffix) {
+    std::vector<double> values(centres);
+    for (double& v : values) v *= per_lambda_over_d;
+    for (const char* axis : {"y", "x"}) {
+      const std::string name = std::string(axis) + "_" + suffix;
+      write_vector(root, name, values);
+      const std::string about = std::string("pixel centres of /psf's ") +
+                                (axis[0] == 'y' ? "rows" : "columns") + " from the optical axis";
+      const Handle set = scale(root, name.c_str(), units, about.c_str());
+      check(H5DSattach_scale(psf, set.get(), axis[0] == 'y' ? 1 : 2),
+            "attach /" + name + " to /psf");
+    }
+  };
+  const double s = g.pixel_scale_lambda_over_d;
+  if (g.pixel_scale_arcsec) physical(*g.pixel_scale_arcsec / s, "arcsec", "arcsec");
+  if (g.pixel_pitch_m) physical(*g.pixel_pitch_m * 1e6 / s, "um", "um");
   check(H5DSset_label(psf, 0, "frame"), "label /psf's axes");
   check(H5DSset_label(psf, 1, "y"), "label /psf's axes");
   check(H5DSset_label(psf, 2, "x"), "label /psf's axes");

@@ -20,8 +20,42 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames);
+void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames, AberrationUnits units);
 void write_timings(hid_t root, const TimingLog& log);
+
+// SPEC §6's attributes, in SI units, where the options give them.
+void write_optics_attributes(hid_t psf, const OpticsSpec& o, const Geometry& g) {
+  h5::set_attribute(psf, "propagation", std::string(to_string(g.propagation)));
+  const auto optional = [&](const char* name, const std::optional<double>& v) {
+    if (v) h5::set_attribute(psf, name, *v);
+  };
+  optional("pixel_scale_arcsec", g.pixel_scale_arcsec);
+  optional("pixel_pitch_m", g.pixel_pitch_m);
+  optional("fnumber", g.fnumber);
+  optional("diameter_m", g.diameter_m);
+  if (g.reference_wavelength_m > 0.0) {
+    h5::set_attribute(psf, "wavelength_m", g.reference_wavelength_m);
+    std::vector<double> wavelengths, weights;
+    for (const auto& line : g.spectrum) {
+      wavelengths.push_back(line.wavelength_m);
+      weights.push_back(line.weight);
+    }
+    h5::set_attribute(psf, "wavelengths_m", std::span<const double>(wavelengths));
+    h5::set_attribute(psf, "wavelength_weights", std::span<const double>(weights));
+  }
+  h5::set_attribute(psf, "aberration_units", std::string(to_string(o.aberration_units)));
+  h5::set_attribute(psf, "oversample", static_cast<long long>(g.oversample));
+  h5::set_attribute(psf, "jitter_lambda_over_d", g.jitter_lambda_over_d);
+  if (o.photons) {
+    h5::set_attribute(psf, "units", std::string("photo-electrons"));
+    h5::set_attribute(psf, "photons", *o.photons);
+    h5::set_attribute(psf, "background", o.background);
+    h5::set_attribute(psf, "read_noise", o.read_noise);
+    h5::set_attribute(psf, "noise_seed", static_cast<long long>(o.noise_seed));
+  } else {
+    h5::set_attribute(psf, "units", std::string("intensity, as --normalize says"));
+  }
+}
 
 }  // namespace
 
@@ -29,11 +63,13 @@ struct PsfFileWriter::Impl {
   Impl(const fs::path& target, const RunHeader& h, const std::string& command_line)
       : file(target, h5::Provenance{command_line, to_toml(h.spec)}),
         frames(h.spec.frames),
+        units(h.spec.optics.aberration_units),
         compression(parse_compression(h.spec.compression)),
         layout{h.spec.frames.size(), static_cast<std::size_t>(h.geometry.frame),
                h.spec.precision, compression.kind != Compression::Kind::none} {}
   h5::AtomicFile file;
   const std::vector<PhaseTerms>& frames;  // the run's, which outlives its sink's use
+  AberrationUnits units = AberrationUnits::waves;
   Compression compression;
   h5::PsfLayout layout;
   h5::Handle psf;
@@ -83,9 +119,12 @@ void PsfFileWriter::create(const RunHeader& header) {
   h5::set_attribute(psf, "normalization", std::string(to_string(header.spec.normalization)));
   h5::set_attribute(psf, "grid", std::string(to_string(header.spec.grid)));
   h5::set_attribute(psf, "samples", static_cast<long long>(g.samples));
-  h5::set_attribute(psf, "padded_size", static_cast<long long>(g.padded));
-  h5::set_attribute(psf, "pad_factor", g.pad_factor);
+  if (g.padded > 0) {  // an MFT run at a pixel scale no integer M gives has no padded size
+    h5::set_attribute(psf, "padded_size", static_cast<long long>(g.padded));
+    h5::set_attribute(psf, "pad_factor", g.pad_factor);
+  }
   h5::set_attribute(psf, "pixel_scale_lambda_over_d", g.pixel_scale_lambda_over_d);
+  write_optics_attributes(psf, header.spec.optics, g);
   h5::set_attribute(psf, "precision", std::string(to_string(precision)));
   h5::set_attribute(psf, "backend", header.backend);
   h5::set_attribute(psf, "obscuration", header.spec.obscuration);
@@ -106,7 +145,7 @@ void PsfFileWriter::write_hyperslab(std::size_t first, std::size_t count, const 
 
 namespace {
 
-void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames) {
+void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames, AberrationUnits units) {
   // One float64 column per term that any frame uses; repeated terms in a frame add up.
   struct Column {
     std::string name;
@@ -137,7 +176,8 @@ void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames) {
       H5Gcreate2(root, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
       H5Gclose, "create /parameters");
   h5::set_attribute(group.get(), "frames", static_cast<long long>(b));
-  h5::set_attribute(group.get(), "units", std::string("waves"));
+  const std::string unit(to_string(units));
+  h5::set_attribute(group.get(), "units", unit);
   h5::set_attribute(group.get(), "description",
                     std::string("one dataset per phase term, one entry per frame: Sl_m is the "
                                 "Seidel term W rho^l cos^m(phi), Zj the Noll Zernike term j"));
@@ -148,7 +188,7 @@ void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames) {
     const h5::Handle set(H5Dopen2(group.get(), name.c_str(), H5P_DEFAULT), H5Dclose,
                          "open /parameters/" + name);
     h5::set_attribute(set.get(), "kind", c.kind);
-    h5::set_attribute(set.get(), "units", std::string("waves"));
+    h5::set_attribute(set.get(), "units", unit);
     if (c.kind == "seidel") {
       h5::set_attribute(set.get(), "l", static_cast<long long>(c.first));
       h5::set_attribute(set.get(), "m", static_cast<long long>(c.second));
@@ -183,7 +223,7 @@ void PsfFileWriter::finish(TimingLog& log) {
   Impl& d = *impl_;
   if (d.reservation) d.reservation->require_space(SIZE_MAX);
   d.psf.reset();
-  write_parameters(d.file.root(), d.frames);
+  write_parameters(d.file.root(), d.frames, d.units);
   log.write += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   write_timings(d.file.root(), log);
   d.file.commit();

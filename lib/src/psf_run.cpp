@@ -7,6 +7,8 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/file_chunks.hpp"
 #include "psfsim/finite_check.hpp"
+#include "detector_stage.hpp"
+#include "optical_sampling.hpp"
 
 namespace psfsim {
 namespace {
@@ -22,7 +24,9 @@ int frames_per_call(const RunSpec& spec, const Geometry& g) {
   if (spec.chunk_frames > 0)
     return static_cast<int>(std::min<std::size_t>(batch, spec.chunk_frames));
   const std::size_t real = bytes_per_real(spec.precision);
-  const std::size_t frame_bytes = static_cast<std::size_t>(g.frame) * g.frame * real;
+  // What one frame costs the backend: S*K sub-pixels for each wavelength.
+  const std::size_t computed = static_cast<std::size_t>(g.computed_frame());
+  const std::size_t frame_bytes = computed * computed * real * g.spectrum.size();
   const std::size_t call = default_chunk_frames(batch, frame_bytes);
   // Whole file chunks per call, so that the sink's writes cover whole chunks.
   const std::size_t per_chunk = psf_chunk_shape(g.frame, real, batch).frames;
@@ -30,6 +34,15 @@ int frames_per_call(const RunSpec& spec, const Geometry& g) {
 }
 
 }  // namespace
+
+PhaseTerms PsfRun::in_waves(const PhaseTerms& terms) const {
+  const double factor = geometry_.waves_per_unit;
+  if (factor == 1.0) return terms;
+  PhaseTerms scaled = terms;
+  for (auto& t : scaled.seidel) t.waves *= factor;
+  for (auto& t : scaled.zernike) t.waves *= factor;
+  return scaled;
+}
 
 int default_chunk_frames(std::size_t batch, std::size_t frame_bytes) {
   constexpr std::size_t target_bytes = std::size_t{64} << 20;
@@ -43,9 +56,16 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
   geometry_ = psfsim::geometry(spec_);
   const BackendEntry& entry = backends.select(spec_.backend);
   backend_name_ = entry.name;
+  if (spec_.optics.propagation == Propagation::automatic && geometry_.fft_applies)
+    geometry_.propagation = faster_propagation(entry.name, geometry_.samples, geometry_.padded,
+                                               geometry_.frame);
   max_batch_ = frames_per_call(spec_, geometry_);
+  PsfPlan plan = make_plan(spec_, geometry_, max_batch_);
+  if (geometry_.detector_stage(spec_.optics))
+    detector_ = std::make_unique<DetectorStage>(spec_, geometry_, plan.pupil_facts().aperture_sum,
+                                                static_cast<std::size_t>(max_batch_));
   pending_backend_ = std::async(
-      std::launch::async, [entry, plan = make_plan(spec_, max_batch_)] {
+      std::launch::async, [entry, plan = std::move(plan)] {
         BackendRegistry::require_usable(entry);
         return entry.create(plan);
       });
@@ -67,7 +87,7 @@ std::span<const PhasePolynomial> PsfRun::phases(std::size_t first, std::size_t c
   if (!(compiled_valid_ && compiled_first_ == first && compiled_.size() == count)) {
     compiled_.clear();
     for (std::size_t f = first; f < first + count; ++f)
-      compiled_.push_back(compile_phase(spec_.frames[f], degree_));
+      compiled_.push_back(compile_phase(in_waves(spec_.frames[f]), degree_));
     compiled_first_ = first;
     compiled_valid_ = true;
   }
@@ -76,7 +96,9 @@ std::span<const PhasePolynomial> PsfRun::phases(std::size_t first, std::size_t c
 
 void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
   const auto bad =
-      first_non_finite_frame(block.data, block.frames, plan().frame_elements(), spec_.precision);
+      first_non_finite_frame(block.data, block.frames,
+                             static_cast<std::size_t>(geometry_.frame) * geometry_.frame,
+                             spec_.precision);
   if (bad)
     throw RuntimeFailure("frame " + std::to_string(first + *bad) + " holds a non-finite value (" +
                          backend_name_ + " backend, " + std::string(to_string(spec_.precision)) +
@@ -106,10 +128,15 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   log.device = backend.device_name();
   log.threads = backend.threads();
   log.fused = backend.fused_stages();
+  if (detector_ && detector_->needs_peak_reference()) {
+    const PhasePolynomial flat = compile_phase(PhaseTerms{}, degree_);
+    detector_->set_peak_reference(backend.compute(std::span(&flat, 1)).data);
+  }
 
   // A block stays valid until the second following compute(), so block i is written while
   // block i+1 is computed; the write of block i is awaited before block i+2 is computed.
   std::future<void> pending_write;
+  int previous_slot = -1;
   double write_seconds = 0.0;
   const std::size_t total = batch * static_cast<std::size_t>(spec_.repeat);
   std::size_t done = 0;
@@ -123,11 +150,19 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
                              " frames for " + std::to_string(count));
       log.record(block.times, first == 0);
       if (last_repeat) {
-        require_finite(first, block);  // here, while the writer thread copies the last block
+        FrameBlock stored = block;
+        if (detector_) {
+          // The writer still reads the other buffer (the previous chunk).
+          const int slot = static_cast<int>((first / chunk) % 2);
+          if (pending_write.valid() && slot == previous_slot) pending_write.get();
+          stored.data = detector_->process(block.data, count, first, slot);
+          previous_slot = slot;
+        }
+        require_finite(first, stored);  // here, while the writer thread copies the last block
         if (pending_write.valid()) pending_write.get();
-        pending_write = std::async(std::launch::async, [&sink, &write_seconds, first, block] {
+        pending_write = std::async(std::launch::async, [&sink, &write_seconds, first, stored] {
           const auto t0 = Clock::now();
-          sink.write_frames(first, block.frames, block.data);
+          sink.write_frames(first, stored.frames, stored.data);
           write_seconds += seconds_since(t0);
         });
       }

@@ -5,6 +5,7 @@
 
 #include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"
+#include "optical_sampling.hpp"
 
 namespace psfsim {
 namespace {
@@ -56,11 +57,15 @@ void validate(const RunSpec& spec) {
     require(m <= max_padded_size, "--padded-size " + std::to_string(m) + ": must be at most " +
                                       std::to_string(max_padded_size));
   }
-  const int m = padded_size_of(spec);
-  if (spec.crop) {
-    require(*spec.crop >= 1 && *spec.crop <= m,
-            "--crop " + std::to_string(*spec.crop) + ": must be between 1 and the padded size (" +
-                std::to_string(m) + ")");
+  if (spec.crop) require(*spec.crop >= 1 && *spec.crop <= max_padded_size,
+                        "--crop " + std::to_string(*spec.crop) + ": must be between 1 and " +
+                            std::to_string(max_padded_size));
+  const Geometry g = geometry(spec);  // the sampling options' own checks
+  if (spec.crop && !g.physical) {
+    const int m = g.padded;
+    require(*spec.crop <= m, "--crop " + std::to_string(*spec.crop) +
+                                 ": must be between 1 and the padded size (" +
+                                 std::to_string(m) + ")");
   }
   require(std::isfinite(spec.obscuration) && spec.obscuration >= 0.0 && spec.obscuration < 1.0,
           "--obscuration " + std::to_string(spec.obscuration) + ": must be in [0, 1)");
@@ -90,26 +95,38 @@ void validate(const RunSpec& spec) {
 Geometry geometry(const RunSpec& spec) {
   Geometry g;
   g.samples = spec.samples;
-  g.padded = padded_size_of(spec);
-  g.frame = spec.crop.value_or(g.padded);
-  g.pad_factor = static_cast<double>(g.padded) / g.samples;
-  // One output pixel is (N/M) lambda/D on the centered grid; the linspace grid spans
-  // (N-1) sample intervals across the diameter, so its pixel is (N-1)/M lambda/D.
-  const double span = spec.grid == Grid::centered ? g.samples : g.samples - 1.0;
-  g.pixel_scale_lambda_over_d = span / g.padded;
+  derive_sampling(spec, padded_size_of(spec), g);
   return g;
 }
 
 PsfPlan make_plan(const RunSpec& spec, int max_batch) {
-  const Geometry g = geometry(spec);
+  return make_plan(spec, geometry(spec), max_batch);
+}
+
+PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   PsfPlan p;
   p.samples = g.samples;
-  p.padded = g.padded;
+  p.padded = g.padded > 0 ? g.padded : g.samples;  // the MFT has no M; the pupil facts need one
   p.grid = spec.grid;
   p.precision = spec.precision;
   p.obscuration = spec.obscuration;
-  p.normalization = spec.normalization;
-  p.frame = g.frame;
+  // The detector stage normalizes after binning and jitter; the backend then gives |E|^2.
+  p.normalization = g.detector_stage(spec.optics) ? Normalization::none : spec.normalization;
+  p.frame = g.computed_frame();
+  p.propagation = g.propagation;
+  if (g.propagation == Propagation::mft) {
+    // Sub-pixel j of pixel k sits at (k - floor(K/2)) s + (j - (S-1)/2) s/S (SPEC §6).
+    const int sub = g.oversample;
+    p.pixel_centre = sub * (g.frame / 2) + (sub - 1) / 2.0;
+    p.channels.clear();
+    const double ref = g.reference_wavelength_m;
+    const auto weights = spectral_frame_weights(g.spectrum, ref > 0.0 ? ref : 1.0);
+    for (std::size_t k = 0; k < g.spectrum.size(); ++k) {
+      const double ratio = ref > 0.0 ? ref / g.spectrum[k].wavelength_m : 1.0;  // s_k / s_ref
+      p.channels.push_back(SpectralChannel{g.pixel_scale_lambda_over_d * ratio / sub, ratio,
+                                           ref > 0.0 ? weights[k] : 1.0});
+    }
+  }
   p.max_batch = max_batch;
   p.threads = spec.threads;
   p.device = spec.device;

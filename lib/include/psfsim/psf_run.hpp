@@ -16,6 +16,8 @@
 
 namespace psfsim {
 
+class DetectorStage;
+
 // Frames per compute() call when the specification leaves it open: at most 64 MiB of output
 // and 4096 frames, so that memory stays bounded for any B and progress moves, while each
 // call is still large enough to keep a GPU busy (1024 frames of 256 x 256 already run at the
@@ -53,6 +55,8 @@ class PsfRun {
 
  private:
   [[nodiscard]] std::span<const PhasePolynomial> phases(std::size_t first, std::size_t count);
+  // The frame's terms in waves at the reference wavelength (--aberration-units).
+  [[nodiscard]] PhaseTerms in_waves(const PhaseTerms& terms) const;
   // Throws RuntimeFailure naming the first frame of the block with a NaN or infinity.
   void require_finite(std::size_t first, const FrameBlock& block);
 
@@ -62,6 +66,7 @@ class PsfRun {
   int max_batch_ = 1;
   std::future<std::unique_ptr<Backend>> pending_backend_;
   std::unique_ptr<Backend> backend_;
+  std::unique_ptr<DetectorStage> detector_;  // oversampling, jitter or photon noise
   int degree_ = 0;                        // common phase-table degree of all frames
   std::vector<PhasePolynomial> compiled_;  // the current chunk's phases
   std::size_t compiled_first_ = 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "psfsim/enums.hpp"
+#include "psfsim/optics_spec.hpp"
 #include "psfsim/phase_terms.hpp"
 #include "psfsim/psf_plan.hpp"
 
@@ -40,6 +41,7 @@ struct RunSpec {
   std::string compression = "none";  // of /psf: parse_compression's syntax
   int chunk_frames = 0;       // frames per compute call; 0: at most 64 MiB of output, 4096 frames
   bool stage_timing = false;  // GPU: per-stage events even where they cost time
+  OpticsSpec optics;          // physical units, spectrum, propagation, detector (SPEC §6)
   // How the frames were defined, as the user wrote it, for the effective configuration.
   PhaseTerms fixed_terms;
   std::string vary;
@@ -47,13 +49,32 @@ struct RunSpec {
   std::string frames_file;
 };
 
-// Derived sizes of a valid RunSpec.
+// Derived sizes and sampling of a valid RunSpec.
 struct Geometry {
   int samples = 0;     // N
-  int padded = 0;      // M
-  int frame = 0;       // K (M when not cropped)
-  double pad_factor = 0.0;          // M / N as realised
-  double pixel_scale_lambda_over_d = 0.0;
+  int padded = 0;      // M of the FFT; 0 for an MFT run whose pixel scale no integer M gives
+  int frame = 0;       // K: the stored frame's edge (M when not cropped)
+  double pad_factor = 0.0;          // M / N as realised (0 without M)
+  double pixel_scale_lambda_over_d = 0.0;  // s: lambda_ref/D per stored pixel
+  Propagation propagation = Propagation::fft;  // resolved
+  bool fft_applies = true;          // one wavelength, whole pixels, an integer M holding K
+  bool physical = false;            // s comes from --pixel-scale or --fnumber/--pixel-pitch
+  std::vector<SpectralLine> spectrum;  // W >= 1 lines; one (weight 1) when monochromatic
+  double reference_wavelength_m = 0.0;  // 0 when no wavelength was given
+  int oversample = 1;                   // S
+  double jitter_lambda_over_d = 0.0;    // sigma in lambda_ref/D
+  double waves_per_unit = 1.0;          // the coefficients' unit in waves at lambda_ref
+  std::optional<double> pixel_scale_arcsec;  // physical facts, where the options give them
+  std::optional<double> pixel_pitch_m;
+  std::optional<double> diameter_m;
+  std::optional<double> fnumber;
+
+  // Oversampling, jitter or photon noise: the detector stage runs after the backend.
+  [[nodiscard]] bool detector_stage(const OpticsSpec& o) const noexcept {
+    return oversample > 1 || jitter_lambda_over_d > 0.0 || o.photons.has_value();
+  }
+  // The backend's frame edge: S*K sub-pixels.
+  [[nodiscard]] int computed_frame() const noexcept { return oversample * frame; }
 };
 
 // The per-user FFTW wisdom cache: $XDG_CACHE_HOME/psfsim/fftw-wisdom, else
@@ -65,5 +86,7 @@ void validate(const RunSpec& spec);
 [[nodiscard]] Geometry geometry(const RunSpec& spec);
 // The backend's plan, pupil facts included: throws InputError for an aperture without samples.
 [[nodiscard]] PsfPlan make_plan(const RunSpec& spec, int max_batch);
+// The same for a geometry already derived (and its propagation chosen for the backend).
+[[nodiscard]] PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch);
 
 }  // namespace psfsim

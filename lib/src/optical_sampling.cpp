@@ -1,0 +1,161 @@
+#include "optical_sampling.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include "psfsim/errors.hpp"
+#include "psfsim/number_text.hpp"
+
+namespace psfsim {
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw InputError(message);
+}
+
+constexpr double radians_per_arcsec = std::numbers::pi / (180.0 * 3600.0);
+
+// Radians to λ_ref/D: needs both, else the option must be given in lod.
+double in_lambda_over_d(const Angle& a, const Geometry& g, const char* option) {
+  if (a.lod) return a.value;
+  require(g.diameter_m && g.reference_wavelength_m > 0.0,
+          std::string(option) + " " + format_angle(a) +
+              ": an angle needs --diameter and a wavelength; or give it in lod");
+  return a.value * *g.diameter_m / g.reference_wavelength_m;
+}
+
+// The physical pixel scale in λ_ref/D, or 0 when none is given.
+double physical_pixel_scale(const OpticsSpec& o, Geometry& g) {
+  const double lambda = g.reference_wavelength_m;
+  if (o.pixel_scale) {
+    require(!o.fnumber && !o.pixel_pitch_m,
+            "--pixel-scale and --fnumber/--pixel-pitch: give one pixel scale, not both");
+    if (o.pixel_scale->lod) return o.pixel_scale->value;
+    g.pixel_scale_arcsec = o.pixel_scale->value / radians_per_arcsec;
+    require(o.diameter_m.has_value(), "--pixel-scale " + format_angle(*o.pixel_scale) +
+                                          ": an angle per pixel needs --diameter (or give lod)");
+    require(lambda > 0.0, "--pixel-scale " + format_angle(*o.pixel_scale) +
+                              ": an angle per pixel needs --wavelength, --wavelengths or --band");
+    return o.pixel_scale->value * *o.diameter_m / lambda;
+  }
+  if (o.fnumber || o.pixel_pitch_m) {
+    require(o.fnumber && o.pixel_pitch_m, "--fnumber and --pixel-pitch: give both");
+    require(lambda > 0.0, "--fnumber and --pixel-pitch need --wavelength, --wavelengths or --band");
+    if (o.diameter_m)
+      g.pixel_scale_arcsec = *o.pixel_pitch_m / (*o.fnumber * *o.diameter_m) / radians_per_arcsec;
+    return *o.pixel_pitch_m / (lambda * *o.fnumber);
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+Propagation faster_propagation(const std::string& backend, int samples, int padded, int frame) {
+  const double n = samples, m = padded, k = frame;
+  // Real operations per frame: the pruned FFT's N row and M column transforms of length M;
+  // the MFT's two complex products. What each rate is worth depends on the backend: on the
+  // CPU (OpenBLAS against FFTW) a product's operation costs about what an FFT's does, and
+  // the MFT's per-frame overhead loses the small sizes; on the GPU cuBLAS runs its products
+  // near peak while cuFFT is bound by memory (bench/propagation-grid.sh).
+  const double fft = (n + m) * m * std::log2(m) * 5.0;
+  const double mft = (n * n * k + n * k * k) * 8.0;
+  const double mft_speedup = backend == "cuda" ? 8.0 : 1.0;
+  return mft / mft_speedup < fft ? Propagation::mft : Propagation::fft;
+}
+
+void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
+  const OpticsSpec& o = spec.optics;
+  const int n = spec.samples;
+  const double span = spec.grid == Grid::centered ? n : n - 1.0;
+
+  require(o.wavelengths_text.empty() || o.band_text.empty(),
+          "--wavelengths and --band: give one spectrum, not both");
+  g.spectrum = o.spectrum;
+  g.reference_wavelength_m = !o.spectrum.empty() ? reference_wavelength(o.spectrum, o.wavelength_m)
+                                                 : o.wavelength_m.value_or(0.0);
+  if (g.spectrum.empty()) g.spectrum = {SpectralLine{g.reference_wavelength_m, 1.0}};
+  g.diameter_m = o.diameter_m;
+  g.fnumber = o.fnumber;
+  g.pixel_pitch_m = o.pixel_pitch_m;
+
+  const double s_physical = physical_pixel_scale(o, g);
+  g.physical = s_physical > 0.0;
+  if (g.physical) {
+    require(std::isfinite(s_physical), "the pixel scale is not a finite number of lambda/D");
+    require(!spec.pad_factor && !spec.padded_size,
+            "--pad-factor/--padded-size: the pixel scale is already set by the physical options "
+            "(" + format_number(s_physical) + " lambda/D); drop one of them");
+    g.pixel_scale_lambda_over_d = s_physical;
+    g.frame = spec.crop.value_or(128);
+    // The FFT gives s = span/M: it applies where that M is an integer (to rounding).
+    const double m = span / s_physical;
+    const double rounded = std::round(m);
+    g.padded = std::fabs(m - rounded) <= 1e-9 * m && rounded >= n && rounded <= max_padded_size
+                   ? static_cast<int>(rounded)
+                   : 0;
+  } else {
+    require(o.wavelengths_text.empty() && o.band_text.empty(),
+            std::string(o.band_text.empty() ? "--wavelengths" : "--band") +
+                ": a polychromatic run needs a physical pixel scale (--fnumber with "
+                "--pixel-pitch, or --diameter with --pixel-scale): it is what stays fixed across "
+                "wavelengths");
+    g.padded = padded;
+    g.pixel_scale_lambda_over_d = span / padded;
+    g.frame = spec.crop.value_or(padded);
+  }
+  g.pad_factor = g.padded > 0 ? static_cast<double>(g.padded) / n : 0.0;
+
+  // Phase terms in OPD need the wavelength that turns them into waves.
+  if (o.aberration_units != AberrationUnits::waves) {
+    require(g.reference_wavelength_m > 0.0,
+            "--aberration-units " + std::string(to_string(o.aberration_units)) +
+                ": OPD coefficients need --wavelength, --wavelengths or --band");
+    const double unit = o.aberration_units == AberrationUnits::nm ? 1e-9 : 1e-6;
+    g.waves_per_unit = unit / g.reference_wavelength_m;
+  }
+
+  require(o.oversample >= 1 && o.oversample <= max_oversample,
+          "--oversample " + std::to_string(o.oversample) + ": must be between 1 and " +
+              std::to_string(max_oversample));
+  g.oversample = o.oversample;
+  if (o.jitter) {
+    g.jitter_lambda_over_d = in_lambda_over_d(*o.jitter, g, "--jitter");
+    require(std::isfinite(g.jitter_lambda_over_d) && g.jitter_lambda_over_d >= 0.0,
+            "--jitter " + format_angle(*o.jitter) + ": must be >= 0");
+  }
+  if (o.photons) {
+    require(std::isfinite(*o.photons) && *o.photons > 0.0,
+            "--photons " + format_number(*o.photons) + ": must be a number > 0");
+  }
+  require(o.photons || (o.background == 0.0 && o.read_noise == 0.0),
+          "--background and --read-noise need --photons (the noise model's scale)");
+  require(std::isfinite(o.background) && o.background >= 0.0,
+          "--background " + format_number(o.background) + ": must be >= 0 photo-electrons");
+  require(std::isfinite(o.read_noise) && o.read_noise >= 0.0,
+          "--read-noise " + format_number(o.read_noise) + ": must be >= 0 electrons RMS");
+
+  // The FFT applies to one wavelength on whole pixels at an integer M that holds the crop.
+  std::string why_not_fft;
+  if (g.spectrum.size() > 1) why_not_fft = "a spectrum has one pixel scale per wavelength";
+  else if (g.oversample > 1) why_not_fft = "--oversample places sub-pixels between FFT samples";
+  else if (g.padded == 0)
+    why_not_fft = "no integer padded size M gives the pixel scale " +
+                  format_number(g.pixel_scale_lambda_over_d) + " lambda/D";
+  else if (g.frame > g.padded)
+    why_not_fft = "--crop " + std::to_string(g.frame) + " exceeds the padded size " +
+                  std::to_string(g.padded);
+  g.fft_applies = why_not_fft.empty();
+  switch (o.propagation) {
+    case Propagation::fft:
+      require(why_not_fft.empty(), "--propagation fft: " + why_not_fft + "; use mft or auto");
+      g.propagation = Propagation::fft;
+      break;
+    case Propagation::mft: g.propagation = Propagation::mft; break;
+    case Propagation::automatic:
+      // The backend's own rates decide; PsfRun asks once it knows the backend.
+      g.propagation = why_not_fft.empty() ? Propagation::fft : Propagation::mft;
+      break;
+  }
+}
+
+}  // namespace psfsim
