@@ -46,7 +46,8 @@ std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backe
   t << "precisions = " << toml_array(o.precisions) << "\n";
   t << "batch = " << toml_array(o.batch) << "\n";
   t << "repeat = " << o.repeat << "\n";
-  if (o.crop) t << "crop = " << *o.crop << "\n";
+  if (!o.crops.empty()) t << "crop = " << toml_array(o.crops) << "\n";
+  t << "propagation = " << toml_array(o.propagations) << "\n";
   const PupilOptions& p = o.pupil;
   t << "grid = " << toml_string(p.grid) << "\n";
   if (!p.seidel.empty()) t << "seidel = " << toml_array(p.seidel) << "\n";
@@ -69,11 +70,11 @@ double stage_median(const TimingLog& log, const std::string& name) {
 }
 
 void print_header() {
-  std::printf("%-6s %-6s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n",
-              "backend", "prec", "N", "M", "B", "K", "pupil", "fft", "intensity", "transfer",
-              "total", "min", "max", "PSFs/s");
-  std::printf("%-6s %-6s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n", "", "",
-              "", "", "", "", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "");
+  std::printf("%-6s %-6s %-4s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n",
+              "backend", "prec", "prop", "N", "M", "B", "K", "pupil", "fft|mft", "intensity",
+              "transfer", "total", "min", "max", "PSFs/s");
+  std::printf("%-6s %-6s %-4s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n",
+              "", "", "", "", "", "", "", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "");
 }
 
 void print_row(const SweepRow& r) {
@@ -83,9 +84,10 @@ void print_row(const SweepRow& r) {
     std::snprintf(text, sizeof text, "%.1f", seconds * 1e6);
     return std::string(text);
   };
-  std::printf("%-7s %-6s %6d %6d %6d %6d | %10s %10s %10s %10s | %10s %10s %10s | %12.0f\n",
-              r.backend.c_str(), r.precision.c_str(), r.samples, r.padded_size, r.batch, r.crop,
-              us(r.pupil).c_str(), us(r.fft).c_str(), us(r.intensity).c_str(),
+  std::printf("%-7s %-6s %-4s %6d %6d %6d %6d | %10s %10s %10s %10s | %10s %10s %10s | %12.0f\n",
+              r.backend.c_str(), r.precision.c_str(), r.propagation.c_str(), r.samples,
+              r.padded_size, r.batch, r.crop, us(r.pupil).c_str(),
+              us(std::isnan(r.fft) ? r.mft : r.fft).c_str(), us(r.intensity).c_str(),
               us(r.transfer).c_str(), us(r.total_median).c_str(), us(r.total_min).c_str(),
               us(r.total_max).c_str(), r.psfs_per_second);
   std::fflush(stdout);
@@ -124,7 +126,18 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
   sweep.add_option("--repeat", o.repeat, "Timed computes per combination (after warm-up)")
       ->type_name("R")
       ->capture_default_str();
-  sweep.add_option("--crop", o.crop, "Keep the central K x K (where K <= M)")->type_name("K");
+  sweep.add_option("--crop", o.crops,
+                   "Frame sizes K to keep, comma-separated (the K axis; fft rows need K <= M, "
+                   "default: the full M x M frame)")
+      ->delimiter(',')
+      ->type_name("K,...");
+  sweep.add_option("--propagation", o.propagations,
+                   "fft, mft and/or auto, comma-separated: each is timed (auto: what `run` "
+                   "picks; the row records the choice)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"fft", "mft", "auto"}))
+      ->type_name("P,...")
+      ->capture_default_str();
   add_pupil_options(sweep, o.pupil);
   sweep.add_flag("--quiet", o.quiet, "Print nothing but errors (the table is in the file)");
   sweep.footer("Without --seidel or --zernike the pupil has one wave of rho^2 cos(phi) (2,1,1); "
@@ -141,23 +154,36 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
   for (int b : o.batch)
     if (b < 1 || b > 1'000'000)
       throw InputError("--batch " + std::to_string(b) + ": must be between 1 and 1000000");
-  if (o.crop && *o.crop < 1)
-    throw InputError("--crop " + std::to_string(*o.crop) + ": must be >= 1");
+  for (int k : o.crops)
+    if (k < 1 || k > max_padded_size)
+      throw InputError("--crop " + std::to_string(k) + ": must be between 1 and " +
+                       std::to_string(max_padded_size));
+  if (o.propagations.empty()) throw InputError("--propagation: needs at least one value");
   PhaseTerms terms = parse_terms(o.pupil);
   if (terms.seidel.empty() && terms.zernike.empty()) terms.seidel.push_back({2, 1, 1.0});
+  // One spec per (N, K, propagation); fft rows whose K exceeds M are left out.
   std::vector<RunSpec> specs;
-  for (int n : o.sizes) {
-    RunSpec s;
-    s.samples = n;
-    s.pad_factor = o.pad_factor;
-    apply(o.pupil, s);
-    s.output = o.output;
-    s.frames = {terms};
-    validate(s);
-    (void)make_plan(s, 1);  // refuses an aperture without samples
-    s.crop = o.crop && *o.crop <= geometry(s).padded ? o.crop : std::nullopt;  // smaller M: full
-    specs.push_back(s);
-  }
+  const std::vector<std::optional<int>> crops =
+      o.crops.empty() ? std::vector<std::optional<int>>{std::nullopt}
+                      : std::vector<std::optional<int>>(o.crops.begin(), o.crops.end());
+  for (int n : o.sizes)
+    for (const auto& crop : crops)
+      for (const auto& propagation : o.propagations) {
+        RunSpec s;
+        s.samples = n;
+        s.pad_factor = o.pad_factor;
+        apply(o.pupil, s);
+        s.output = o.output;
+        s.frames = {terms};
+        s.optics.propagation = *parse_propagation(propagation);
+        const int m = geometry(s).padded;
+        if (crop && *crop > m && s.optics.propagation != Propagation::mft) continue;
+        s.crop = crop;
+        validate(s);
+        (void)make_plan(s, 1);  // refuses an aperture without samples
+        specs.push_back(s);
+      }
+  if (specs.empty()) throw InputError("--crop: every K exceeds every padded size M");
   check_output_path(o.output, o.force);
 
   std::vector<std::string> backends = o.backends;
@@ -197,6 +223,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
           SweepRow row;
           row.backend = name;
           row.precision = precision_name;
+          row.propagation = std::string(to_string(g.propagation));
           row.samples = g.samples;
           row.padded_size = g.padded;
           row.batch = b;
@@ -204,6 +231,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
           row.repeats = o.repeat;
           row.pupil = stage_median(log, "pupil");
           row.fft = stage_median(log, "fft");
+          row.mft = stage_median(log, "mft");
           row.intensity = stage_median(log, "intensity");
           row.transfer = stage_median(log, "transfer");
           row.total_median = median(log.total);

@@ -20,7 +20,8 @@ struct SweepOptions {
   std::vector<std::string> precisions{"single"};
   std::vector<int> batch{1};
   int repeat = 20;
-  std::optional<int> crop;
+  std::vector<int> crops;               // K axis; empty: full frames
+  std::vector<std::string> propagations{"auto"};
   bool quiet = false;
 };
 

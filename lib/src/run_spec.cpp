@@ -61,7 +61,9 @@ void validate(const RunSpec& spec) {
                         "--crop " + std::to_string(*spec.crop) + ": must be between 1 and " +
                             std::to_string(max_padded_size));
   const Geometry g = geometry(spec);  // the sampling options' own checks
-  if (spec.crop && !g.physical) {
+  // Beyond M the FFT has no pixels; an explicit MFT computes them (the pattern repeats
+  // with period M pixels there, as the sampled pupil's transform does).
+  if (spec.crop && !g.physical && spec.optics.propagation != Propagation::mft) {
     const int m = g.padded;
     require(*spec.crop <= m, "--crop " + std::to_string(*spec.crop) +
                                  ": must be between 1 and the padded size (" +

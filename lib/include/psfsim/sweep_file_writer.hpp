@@ -1,5 +1,6 @@
 #pragma once
-// The /sweep table of SPEC §3: one row per (backend, precision, samples, padded_size, batch).
+// The /sweep table of SPEC §3: one row per (backend, precision, propagation, samples,
+// padded_size, crop, batch).
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@ namespace psfsim {
 struct SweepRow {
   std::string backend;
   std::string precision;
+  std::string propagation;  // fft or mft, as the run resolved it
   int samples = 0;
   int padded_size = 0;
   int batch = 0;
@@ -17,6 +19,7 @@ struct SweepRow {
   // Median seconds per stage; NaN where the backend has no such stage.
   double pupil = 0.0;
   double fft = 0.0;
+  double mft = 0.0;  // the MFT's products (its pupil and intensity stages are the others)
   double intensity = 0.0;
   double transfer = 0.0;
   double total_median = 0.0;
