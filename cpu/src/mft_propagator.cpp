@@ -79,15 +79,25 @@ int block_frames(int samples, int output, std::size_t complex_bytes) {
   return static_cast<int>(std::clamp<std::size_t>(target_bytes / per_frame, 1, 8));
 }
 
+// The output index on the optical axis: `pixel_centre`, or floor(K/2) where it is below 0.
+double centre_of(int output, double pixel_centre) {
+  return pixel_centre >= 0.0 ? pixel_centre : output / 2;
+}
+
 // Throws before any member is sized from a bad argument.
-int checked_samples(int samples, int output, double pixel_scale) {
+int checked_samples(int samples, int output, double pixel_scale, double pixel_centre) {
   if (samples < 1 || output < 1)
     throw InputError("mft: N = " + std::to_string(samples) + " and K = " +
                      std::to_string(output) + " must both be at least 1");
-  // sincos_turns reduces exactly below 2^28 turns; |theta xi| <= (K/2 + 1) s / 2.
-  if (!std::isfinite(pixel_scale) || std::abs(pixel_scale) * (output / 2 + 1) / 2 >= 0x1p28)
+  if (!std::isfinite(pixel_scale) || !std::isfinite(pixel_centre))
+    throw InputError("mft: pixel scale " + std::to_string(pixel_scale) + " and centre " +
+                     std::to_string(pixel_centre) + " must be finite");
+  // sincos_turns reduces exactly below 2^28 turns, and |theta xi| <= |theta| / 2.
+  const double centre = centre_of(output, pixel_centre);
+  const double farthest = std::max(centre, output - 1 - centre);
+  if (std::abs(pixel_scale) * farthest / 2 >= 0x1p28)
     throw InputError("mft: pixel scale " + std::to_string(pixel_scale) +
-                     " lambda/D is not a finite number of a usable size");
+                     " lambda/D is too large for K = " + std::to_string(output));
   return samples;
 }
 
@@ -96,14 +106,14 @@ int checked_samples(int samples, int output, double pixel_scale) {
 template <typename Real>
 MftPropagator<Real>::MftPropagator(int samples, int output, double pixel_scale, Grid grid,
                                    int threads, double pixel_centre)
-    : samples_(checked_samples(samples, output, pixel_scale)),
+    : samples_(checked_samples(samples, output, pixel_scale, pixel_centre)),
       output_(output),
       threads_(threads > 0 ? threads : all_cores()),
       block_frames_(block_frames(samples, output, sizeof(Complex))) {
   // In double, reduced to whole turns before sin and cos (sincos_turns), then rounded once
   // to Real: the phase error stays at double's rounding of theta xi, whatever K s.
   matrix_.resize(area(output, samples));
-  const double centre = pixel_centre >= 0.0 ? pixel_centre : output / 2;
+  const double centre = centre_of(output, pixel_centre);
   for (int k = 0; k < output; ++k) {
     const double theta = (k - centre) * pixel_scale;
     for (int i = 0; i < samples; ++i) {

@@ -25,7 +25,7 @@ class MftPropagator {
   using Complex = std::complex<Real>;
 
   // samples N, output K, pixel_scale s in lambda/D per pixel; threads <= 0: every core.
-  // Throws InputError for N < 1, K < 1, or a non-finite s.
+  // Throws InputError for N < 1, K < 1, a non-finite s or centre, or |s| too large.
   // `pixel_centre`: the output index on the optical axis (theta = 0); below 0, floor(K/2).
   // An oversampled detector puts it between samples (SPEC §6).
   MftPropagator(int samples, int output, double pixel_scale, Grid grid, int threads = 0,
