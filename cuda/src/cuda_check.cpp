@@ -34,4 +34,9 @@ const char* cufft_result_name(cufftResult result) noexcept {
   }
 }
 
+const char* cublas_status_name(cublasStatus_t status) noexcept {
+  const char* name = cublasGetStatusName(status);
+  return name != nullptr ? name : "unknown cublasStatus_t";
+}
+
 }  // namespace psfsim::cuda::detail
