@@ -50,6 +50,28 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"repeat", {"--repeat 2", "repeat = 2"}},
       {"chunk-frames", {"--chunk-frames 1", "chunk-frames = 1"}},
       {"compression", {"--compression deflate:6", "compression = \"deflate:6\""}},
+      // SPEC §6: each key with the companions it needs, given alike on both sides.
+      {"wavelength", {"--wavelength 550nm", "wavelength = \"550nm\""}},
+      {"fnumber", {"--fnumber 20 --pixel-pitch 6um --wavelength 500nm",
+                   "fnumber = 20\npixel-pitch = \"6um\"\nwavelength = \"500nm\""}},
+      {"pixel-pitch", {"--pixel-pitch 4um --fnumber 16 --wavelength 0.5um",
+                       "pixel-pitch = \"4um\"\nfnumber = 16\nwavelength = \"0.5um\""}},
+      {"diameter", {"--diameter 2m --pixel-scale 0.03arcsec --wavelength 600nm",
+                    "diameter = \"2m\"\npixel-scale = \"0.03arcsec\"\nwavelength = \"600nm\""}},
+      {"pixel-scale", {"--pixel-scale 0.4lod", "pixel-scale = \"0.4lod\""}},
+      {"wavelengths", {"--wavelengths 500nm:1,600nm:2 --pixel-scale 0.5lod --crop 16",
+                       "wavelengths = \"500nm:1,600nm:2\"\npixel-scale = \"0.5lod\"\ncrop = 16"}},
+      {"band", {"--band 500nm-600nm,3 --pixel-scale 0.5lod --crop 16",
+                "band = \"500nm-600nm,3\"\npixel-scale = \"0.5lod\"\ncrop = 16"}},
+      {"aberration-units", {"--aberration-units nm --wavelength 500nm --zernike 4,50",
+                            "aberration-units = \"nm\"\nwavelength = \"500nm\"\nzernike = [\"4,50\"]"}},
+      {"propagation", {"--propagation mft --crop 15", "propagation = \"mft\"\ncrop = 15"}},
+      {"oversample", {"--oversample 3 --crop 16", "oversample = 3\ncrop = 16"}},
+      {"jitter", {"--jitter 0.2lod", "jitter = \"0.2lod\""}},
+      {"photons", {"--photons 1000", "photons = 1000"}},
+      {"background", {"--photons 1000 --background 3", "photons = 1000\nbackground = 3"}},
+      {"read-noise", {"--photons 1000 --read-noise 2", "photons = 1000\nread-noise = 2"}},
+      {"noise-seed", {"--photons 1000 --noise-seed 9", "photons = 1000\nnoise-seed = 9"}},
   };
 }
 

@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <fstream>
 #include <thread>
 
+#include "cpu_info.hpp"
 #include "fftw_api.hpp"
+#include "mft_backend.hpp"
 #include "fftw_wisdom.hpp"
 #include "intensity.hpp"
 #include "psfsim/cpu/thread_policy.hpp"
@@ -24,19 +25,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-int all_cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
-
-std::string cpu_model() {
-  std::ifstream info("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(info, line))
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
-    }
-  return "unknown CPU";
 }
 
 unsigned planner_flags(FftEffort effort) {
@@ -267,6 +255,7 @@ BackendEntry backend_entry() {
   e.summary = "FFTW on this machine's cores";
   e.unusable_reason = [] { return std::string(); };
   e.create = [](const PsfPlan& plan) -> std::unique_ptr<Backend> {
+    if (plan.propagation == Propagation::mft) return make_mft_backend(plan);
     if (plan.precision == Precision::single) return std::make_unique<FftwBackend<float>>(plan);
     return std::make_unique<FftwBackend<double>>(plan);
   };

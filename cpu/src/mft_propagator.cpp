@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "cpu_info.hpp"
 #include "intensity.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/pupil_math.hpp"
@@ -62,8 +63,6 @@ class BlasThreads {
 // follows: on the GPU host's 16 cores that made frames in parallel about 10x slower, so the
 // pool is only ever woken where frames in parallel cannot keep every thread busy.
 bool frames_in_parallel(int count, int threads) { return threads > 1 && count >= threads; }
-
-int all_cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
 std::size_t area(int a, int b) { return static_cast<std::size_t>(a) * static_cast<std::size_t>(b); }
 

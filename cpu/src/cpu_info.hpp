@@ -1,0 +1,10 @@
+#pragma once
+// What the CPU backends report about the machine.
+#include <string>
+
+namespace psfsim::cpu {
+
+[[nodiscard]] int all_cores();
+[[nodiscard]] std::string cpu_model();  // /proc/cpuinfo's model name
+
+}  // namespace psfsim::cpu
