@@ -68,12 +68,74 @@ struct ParameterTables {
   }
 };
 
+// Where a row's samples go. The FFT's window of a padded field: the shift modulation
+// (pupil_math.hpp) joins the phase.
+template <typename Real>
+struct PaddedRow {
+  DeviceComplex<Real>* out;
+  double row_shift;
+  const double* col_shift;
+  __device__ void inside(int c, double w) const {
+    DeviceComplex<Real> value;
+    unit_phasor(w + row_shift + col_shift[c], value);
+    out[c] = value;
+  }
+  __device__ void outside(int c) const { out[c] = DeviceComplex<Real>{Real(0), Real(0)}; }
+};
+
+template <typename Real>
+__device__ PaddedRow<Real> row_of(const PupilShape& s, DeviceComplex<Real>* pupil, int frame,
+                                  int r) {
+  const long long padded = s.padded;
+  return {pupil + (frame * padded + s.offset + r) * padded + s.offset, s.shift_waves[s.offset + r],
+          s.shift_waves + s.offset};
+}
+
+// The MFT's phasors. Single precision takes the hardware sine and cosine of the exactly
+// reduced turn, a few instructions against sincospif's tens: their absolute error (below
+// 4e-7 on [-pi, pi]) is of the order of what the float products summing N^2 samples add
+// anyway. Double keeps sincospi.
+__device__ inline void channel_phasor(double turns, float2& out) {
+  const double two_pi = 6.283185307179586476925;
+  __sincosf(static_cast<float>(two_pi * (turns - rint(turns))), &out.y, &out.x);
+}
+
+__device__ inline void channel_phasor(double turns, double2& out) { unit_phasor(turns, out); }
+
+// The MFT's dense pupils: one phasor per channel from the one phase W.
+template <typename Real>
+struct ChannelRow {
+  DeviceComplex<Real>* out;
+  long long channel_stride;
+  int channels;
+  const double* phase_scales;
+  __device__ void inside(int c, double w) const {
+    for (int k = 0; k < channels; ++k) {
+      DeviceComplex<Real> value;
+      channel_phasor(phase_scales[k] * w, value);
+      out[k * channel_stride + c] = value;
+    }
+  }
+  __device__ void outside(int c) const {
+    for (int k = 0; k < channels; ++k)
+      out[k * channel_stride + c] = DeviceComplex<Real>{Real(0), Real(0)};
+  }
+};
+
+template <typename Real>
+__device__ ChannelRow<Real> row_of(const ChannelPupils& s, DeviceComplex<Real>* pupil, int frame,
+                                   int r) {
+  const long long n = s.samples;
+  return {pupil + (frame * n + r) * n, s.channel_stride, s.channels, s.phase_scales};
+}
+
 // A block copies its frame's tables to shared memory, then each warp takes rows in turn:
 // the lanes collapse the tables for the row's y to polynomials in x (row[a] = sum_b
 // t[a][b] y^b), then each lane builds samples of the row, one Horner pass in x per table.
-template <typename Real, int kStride, typename Source>
+// `Layout` (PupilShape or ChannelPupils) says where the samples go.
+template <typename Real, int kStride, typename Source, typename Layout>
 __global__ void __launch_bounds__(block_threads)
-    build_pupil_kernel(DeviceComplex<Real>* __restrict__ pupil, PupilShape shape, PhaseTables phase,
+    build_pupil_kernel(DeviceComplex<Real>* __restrict__ pupil, Layout shape, PhaseTables phase,
                        PupilTiling tiling, Source source) {
   extern __shared__ double shared[];
   const int n = shape.samples;
@@ -94,8 +156,6 @@ __global__ void __launch_bounds__(block_threads)
   for (int i = threadIdx.x; i < per_frame; i += block_threads) tables[i] = from[i];
   __syncthreads();
 
-  const long long padded = shape.padded;
-  const double* col_shift = shape.shift_waves + shape.offset;
   const int first_col = chunk * tiling.chunk_width;
   const int end_col = min(n, first_col + tiling.chunk_width);
   const int end_row = min(n, first_row + tiling.rows_per_block);
@@ -114,18 +174,17 @@ __global__ void __launch_bounds__(block_threads)
     if (phase.with_rho) with_rho.load(row + stride);
     if constexpr (kStride > 0) __syncwarp();  // in registers now: the buffer is free again
 
-    const double row_shift = shape.shift_waves[shape.offset + r];
-    DeviceComplex<Real>* out = pupil + (frame * padded + shape.offset + r) * padded + shape.offset;
+    const auto out = row_of<Real>(shape, pupil, frame, r);
     for (int c = first_col + lane; c < end_col; c += warp_lanes) {
-      DeviceComplex<Real> value{Real(0), Real(0)};
       const double x = shape.coordinate[c];
       const double rho = pupil::radius(x, y);
       if (pupil::inside_aperture(rho, shape.obscuration)) {
         double w = plain(x);
         if (phase.with_rho) w += rho * with_rho(x);
-        unit_phasor(w + row_shift + col_shift[c], value);
+        out.inside(c, w);
+      } else {
+        out.outside(c);
       }
-      out[c] = value;
     }
     if constexpr (kStride == 0) __syncwarp();  // read from the buffer until here
   }
@@ -137,24 +196,23 @@ std::size_t shared_bytes(const PhaseTables& phase) {
 }
 
 // The kernel for a stride: unrolled up to max_unrolled_stride, generic beyond.
-template <typename Real, typename Source, int kStride = 1>
+template <typename Real, typename Source, typename Layout = PupilShape, int kStride = 1>
 const void* kernel_for(int stride) {
   if constexpr (kStride > max_unrolled_stride) {
-    return reinterpret_cast<const void*>(&build_pupil_kernel<Real, 0, Source>);
+    return reinterpret_cast<const void*>(&build_pupil_kernel<Real, 0, Source, Layout>);
   } else {
     if (stride == kStride)
-      return reinterpret_cast<const void*>(&build_pupil_kernel<Real, kStride, Source>);
-    return kernel_for<Real, Source, kStride + 1>(stride);
+      return reinterpret_cast<const void*>(&build_pupil_kernel<Real, kStride, Source, Layout>);
+    return kernel_for<Real, Source, Layout, kStride + 1>(stride);
   }
 }
 
-template <typename Real, typename Source>
-void launch(DeviceComplex<Real>* pupil, const PupilShape& shape, const PhaseTables& phase,
-            const Source& source, cudaStream_t stream) {
-  PupilTiling tiling = PupilTiling::for_batch(shape.samples, phase.frames);
-  void* args[] = {&pupil, const_cast<PupilShape*>(&shape), const_cast<PhaseTables*>(&phase),
+template <typename Real, typename Source, typename Layout>
+void launch(DeviceComplex<Real>* pupil, const Layout& shape, const PhaseTables& phase,
+            const Source& source, PupilTiling tiling, cudaStream_t stream) {
+  void* args[] = {&pupil, const_cast<Layout*>(&shape), const_cast<PhaseTables*>(&phase),
                   &tiling, const_cast<Source*>(&source)};
-  PSFSIM_CUDA_CHECK(cudaLaunchKernel(kernel_for<Real, Source>(phase.degree + 1),
+  PSFSIM_CUDA_CHECK(cudaLaunchKernel(kernel_for<Real, Source, Layout>(phase.degree + 1),
                                      dim3(static_cast<unsigned>(tiling.blocks(phase.frames))),
                                      dim3(block_threads), args, shared_bytes(phase), stream));
   PSFSIM_CUDA_CHECK_LAUNCH();
@@ -180,14 +238,35 @@ PupilTiling PupilTiling::for_batch(int samples, int frames) {
   return t;
 }
 
+PupilTiling PupilTiling::for_channels(int samples, int frames) {
+  PupilTiling t = for_batch(samples, frames);
+  // for_batch gives a large batch one block per frame, so the MFT's pieces of about a
+  // thousand frames launched a wave and a part, the part costing up to half the kernel
+  // (Nsight Compute, N = 128 on the H200). At most two rows per warp make many short blocks.
+  const int most_rows = 2 * warps_per_block;
+  if (t.rows_per_block > most_rows) {
+    t.rows_per_block = most_rows;
+    t.row_groups = (samples + most_rows - 1) / most_rows;
+  }
+  return t;
+}
+
 template <typename Real>
 void launch_build_pupil(DeviceComplex<Real>* pupil, const PupilShape& shape,
                         const PhaseTables& phase, const InlineTables* inline_tables,
                         cudaStream_t stream) {
+  const PupilTiling tiling = PupilTiling::for_batch(shape.samples, phase.frames);
   if (inline_tables != nullptr)
-    launch<Real>(pupil, shape, phase, ParameterTables{*inline_tables}, stream);
+    launch<Real>(pupil, shape, phase, ParameterTables{*inline_tables}, tiling, stream);
   else
-    launch<Real>(pupil, shape, phase, DeviceTables{}, stream);
+    launch<Real>(pupil, shape, phase, DeviceTables{}, tiling, stream);
+}
+
+template <typename Real>
+void launch_build_channel_pupils(DeviceComplex<Real>* pupils, const ChannelPupils& shape,
+                                 const PhaseTables& phase, cudaStream_t stream) {
+  launch<Real>(pupils, shape, phase, DeviceTables{},
+               PupilTiling::for_channels(shape.samples, phase.frames), stream);
 }
 
 template <typename Real>
@@ -228,6 +307,8 @@ void set_inline_tables(cudaGraphExec_t exec, cudaGraphNode_t node, DeviceComplex
 #define PSFSIM_INSTANTIATE(Real)                                                                 \
   template void launch_build_pupil<Real>(DeviceComplex<Real>*, const PupilShape&,                \
                                          const PhaseTables&, const InlineTables*, cudaStream_t); \
+  template void launch_build_channel_pupils<Real>(DeviceComplex<Real>*, const ChannelPupils&,     \
+                                                 const PhaseTables&, cudaStream_t);              \
   template cudaGraphNode_t find_inline_pupil_node<Real>(cudaGraph_t, const PhaseTables&);        \
   template void set_inline_tables<Real>(cudaGraphExec_t, cudaGraphNode_t, DeviceComplex<Real>*,  \
                                         const PupilShape&, const PhaseTables&,                   \

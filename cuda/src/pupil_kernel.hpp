@@ -1,5 +1,6 @@
 #pragma once
-// Kernel 1: the pupil of every frame of a batch, written straight into the FFT input.
+// Kernel 1: the pupil of every frame of a batch, written straight into the FFT input, or
+// into the MFT's dense per-channel pupils. One kernel body evaluates the phase for both.
 #include <cuda_runtime_api.h>
 
 #include "device_complex.hpp"
@@ -52,6 +53,8 @@ struct PupilTiling {
   int chunk_width = 32;  // a multiple of 32
 
   static PupilTiling for_batch(int samples, int frames);
+  // The MFT's pupils (launch_build_channel_pupils): never more than two rows per warp.
+  static PupilTiling for_channels(int samples, int frames);
   [[nodiscard]] long long blocks(int frames) const noexcept {
     return static_cast<long long>(frames) * row_groups * column_chunks;
   }
@@ -64,6 +67,23 @@ template <typename Real>
 void launch_build_pupil(DeviceComplex<Real>* pupil, const PupilShape& shape,
                         const PhaseTables& phase, const InlineTables* inline_tables,
                         cudaStream_t stream);
+
+// The MFT's pupils (SPEC §6): for channel k and frame f, the dense N x N field
+// A exp(2 pi i phase_scale_k W) at pupils + k * channel_stride + f * N * N, row-major, with
+// neither padding nor shift modulation. W is evaluated once per sample for all channels.
+struct ChannelPupils {
+  int samples = 0;  // N
+  double obscuration = 0.0;
+  const double* coordinate = nullptr;    // device: coordinate(i, N, grid) for i in [0, N)
+  const double* phase_scales = nullptr;  // device: one per channel
+  int channels = 1;
+  long long channel_stride = 0;  // complex values from one channel's pupils to the next
+};
+
+// Tables read from phase.coefficients (device or mapped pinned memory).
+template <typename Real>
+void launch_build_channel_pupils(DeviceComplex<Real>* pupils, const ChannelPupils& shape,
+                                 const PhaseTables& phase, cudaStream_t stream);
 
 // A graph recorded with inline tables keeps them in its kernel node: this finds the node
 // (null if none) and replaces the tables for the next replay.
