@@ -1,5 +1,6 @@
 #include "cufft_backend.hpp"
 #include "device_info.hpp"
+#include "mft_backend.hpp"
 #include "psfsim/cuda/cufft_backend.hpp"
 
 namespace psfsim::cuda {
@@ -7,9 +8,11 @@ namespace psfsim::cuda {
 BackendEntry backend_entry() {
   BackendEntry entry;
   entry.name = "cuda";
-  entry.summary = "cuFFT on an NVIDIA GPU (--device)";
+  entry.summary = "cuFFT (or cuBLAS for the MFT) on an NVIDIA GPU (--device)";
   entry.unusable_reason = [] { return unusable_reason(); };
-  entry.create = [](const PsfPlan& plan) { return make_cufft_backend(plan); };
+  entry.create = [](const PsfPlan& plan) {
+    return plan.propagation == Propagation::mft ? make_mft_backend(plan) : make_cufft_backend(plan);
+  };
   entry.describe = [] { return describe_installation(); };
   return entry;
 }

@@ -1,0 +1,520 @@
+#include "mft_backend.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <complex>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "device_info.hpp"
+#include "device_memory.hpp"
+#include "graph_cache.hpp"
+#include "mft_blas.hpp"
+#include "mft_intensity.hpp"
+#include "mft_matrices.hpp"
+#include "phase_table_packing.hpp"
+#include "psfsim/errors.hpp"
+#include "psfsim/memory_budget.hpp"
+#include "pupil_kernel.hpp"
+#include "stream_and_events.hpp"
+
+namespace psfsim::cuda {
+namespace {
+
+constexpr std::size_t mib = std::size_t{1} << 20;
+// Left free for what cuBLAS, graphs and the context allocate beyond our own estimate.
+constexpr std::size_t device_memory_reserve = 64 * mib;
+// As in the cuFFT backend: up to this many bytes read by all pupil blocks together, the
+// kernel reads the phase tables from pinned host memory rather than after a copy node.
+constexpr std::size_t host_table_read_limit = 1 * mib;
+// As in the cuFFT backend: up to this much output per call the last kernel writes the
+// frames straight into pinned host memory; larger outputs go through the copy engine in
+// pieces that overlap the computation of later pieces. At N = 64, K = 32 a batch of 1024
+// (4 MiB) took 166 us written directly, 180 us in 5 overlapping pieces (H200).
+constexpr std::size_t direct_write_limit = 4 * mib;
+// The pupils, products and fields of one piece stay under this, so that device memory is
+// bounded for any batch and number of channels.
+constexpr std::size_t piece_buffer_limit = 512 * mib;
+// An output that goes through the copy engine is computed in pieces, each piece's copy
+// overlapping the next piece's computation. The first and last pieces are small, since the
+// first piece's computation and the last piece's copy overlap nothing: a sixteenth of the
+// batch each. The pieces between are large, where the products run fastest: a quarter each.
+constexpr int edge_piece_share = 16;
+constexpr int middle_piece_share = 4;
+// No piece is smaller than this many flops (about 25 us of products on an H200), so that
+// each product still fills the device.
+constexpr double min_piece_flops = 1e9;
+
+// Frames [first(p), first(p + 1)) of a call make piece p.
+struct PieceSplit {
+  std::vector<int> bounds;  // pieces + 1 ascending frame indices, from 0 to the call's frames
+
+  [[nodiscard]] int pieces() const noexcept { return static_cast<int>(bounds.size()) - 1; }
+  [[nodiscard]] int first(int piece) const noexcept {
+    return bounds[static_cast<std::size_t>(piece)];
+  }
+  [[nodiscard]] int count(int piece) const noexcept { return first(piece + 1) - first(piece); }
+};
+
+// How compute() runs, chosen once from the plan's sizes.
+struct MftSchedule {
+  bool staged = false;        // --stage-timing: events between the stages, summed over pieces
+  bool direct_write = false;  // the intensity kernel writes into pinned host memory
+  bool overlap = false;       // each piece's copy overlaps later pieces (copy stream)
+  int piece_frames = 1;       // frames the piece buffers hold: the largest piece
+  int edge_frames = 1;        // overlap: the first and the last piece
+
+  [[nodiscard]] PieceSplit split(int frames) const {
+    PieceSplit s{{0}};
+    // Frames [from, to) in as few pieces of at most `most` frames as can be, even.
+    const auto even = [&](int from, int to, int most) {
+      const int pieces = (to - from + most - 1) / most;
+      for (int p = 1; p <= pieces; ++p)
+        s.bounds.push_back(from + static_cast<int>(static_cast<long long>(to - from) * p / pieces));
+    };
+    if (!overlap) {
+      even(0, frames, piece_frames);
+    } else if (frames <= 2 * edge_frames) {
+      even(0, frames, edge_frames);
+    } else {
+      s.bounds.push_back(edge_frames);
+      even(edge_frames, frames - edge_frames, piece_frames);
+      s.bounds.push_back(frames);
+    }
+    return s;
+  }
+};
+
+MftSchedule choose_schedule(const PsfPlan& plan, std::size_t complex_bytes) {
+  MftSchedule s;
+  const long long n = plan.samples;
+  const long long k = plan.frame;
+  const long long channels = static_cast<long long>(plan.channels.size());
+  const long long batch = plan.max_batch;
+  s.staged = plan.stage_timing;
+  s.direct_write =
+      !s.staged && static_cast<std::size_t>(batch) * plan.frame_bytes() <= direct_write_limit;
+  s.overlap = !s.staged && !s.direct_write;
+
+  const std::size_t bytes_per_frame =
+      static_cast<std::size_t>(channels * (n * n + n * k + k * k)) * complex_bytes;
+  const long long most = std::clamp<long long>(
+      std::min<long long>(static_cast<long long>(piece_buffer_limit / bytes_per_frame),
+                          INT_MAX / n),  // the first product's n = frames * N
+      1, batch);
+  long long frames = most;
+  if (s.overlap) {
+    const double flops = 8.0 * static_cast<double>(channels * n * k * (n + k));
+    const long long smallest = static_cast<long long>(std::ceil(min_piece_flops / flops));
+    const auto share = [&](long long parts) {
+      return std::clamp<long long>(std::max(smallest, (batch + parts - 1) / parts), 1, most);
+    };
+    s.edge_frames = static_cast<int>(share(edge_piece_share));
+    frames = std::max(share(middle_piece_share), static_cast<long long>(s.edge_frames));
+  }
+  s.piece_frames = static_cast<int>(frames);
+  return s;
+}
+
+// open_device() also checks the FFT's shape rules (K <= M), which the MFT does not have: it
+// is given a plan that only names the device, the MFT's shape being checked here.
+std::string open_mft_device(const PsfPlan& plan) {
+  const auto refuse = [&](const std::string& why) {
+    throw InputError("cuda backend (mft): " + why + " (N=" + std::to_string(plan.samples) +
+                     ", K=" + std::to_string(plan.frame) + ", batch " +
+                     std::to_string(plan.max_batch) + ")");
+  };
+  if (plan.samples < 1 || plan.frame < 1 || plan.max_batch < 1) refuse("invalid plan");
+  if (static_cast<long long>(plan.frame) * plan.frame > INT_MAX) refuse("frame too large");
+  if (plan.channels.empty()) refuse("no spectral channel");
+  double weights = 0.0;
+  for (const SpectralChannel& c : plan.channels) {
+    if (!std::isfinite(c.pixel_scale) || !std::isfinite(c.phase_scale) ||
+        !std::isfinite(c.weight) || c.weight < 0.0)
+      refuse("a spectral channel with a non-finite scale or a negative weight");
+    weights += c.weight;
+  }
+  if (!(weights > 0.0)) refuse("the channels' weights sum to zero");
+  if (!std::isfinite(plan.pixel_centre)) refuse("non-finite pixel centre");
+  PsfPlan device_only;
+  device_only.device = plan.device;
+  return open_device(device_only);
+}
+
+template <typename Real>
+class MftBackend final : public Backend {
+ public:
+  explicit MftBackend(const PsfPlan& plan);
+  ~MftBackend() override;
+
+  [[nodiscard]] std::string name() const override { return "cuda"; }
+  [[nodiscard]] std::string device_name() const override { return device_name_; }
+  [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
+  [[nodiscard]] std::string fused_stages() const override;
+  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override;
+
+ private:
+  using Complex = DeviceComplex<Real>;
+
+  [[nodiscard]] int channels() const noexcept { return static_cast<int>(plan_.channels.size()); }
+  [[nodiscard]] long long piece_elements(long long per_frame) const noexcept {
+    return per_frame * schedule_.piece_frames;
+  }
+  [[nodiscard]] std::size_t pixels() const noexcept { return plan_.frame_elements(); }
+  void require_memory() const;
+  void upload_constants();
+  GraphKey stage_phase_tables(std::span<const PhasePolynomial> frames, int slot);
+  void issue_pipeline(const GraphKey& key);
+  void issue_piece(const GraphKey& key, int piece, int first, int count);
+  void issue_products(int count);
+  void mark(std::size_t index) const;
+  [[nodiscard]] StageTimes staged_times(int frames) const;
+
+  PsfPlan plan_;
+  std::string device_name_;  // initialized by opening the device, before any CUDA object
+  MftSchedule schedule_;
+  int n_ = 0;  // N
+  int k_ = 0;  // K
+
+  // Released in reverse order: graphs and the cuBLAS handle before the buffers they use,
+  // the streams last.
+  Stream stream_;
+  Stream copy_stream_;  // device-to-host copies, overlapping the computation of later pieces
+  Event piece_ready_{cudaEventDisableTiming};
+  Event copies_done_{cudaEventDisableTiming};
+  Event launch_start_;
+  Event launch_end_;
+  std::vector<Event> stage_marks_;  // staged: 4 per piece (start, pupil, mft, intensity), end
+  DeviceBuffer<double> coordinates_;
+  DeviceBuffer<double> phase_scales_;
+  DeviceBuffer<Real> weights_;
+  DeviceBuffer<Complex> matrices_;  // A_k, row-major K x N, channel after channel
+  DeviceBuffer<Complex> pupils_;    // [channel][frame][r][c]
+  DeviceBuffer<Complex> products_;  // T = P A^T: [channel][frame][r][p]
+  DeviceBuffer<Complex> fields_;    // E = A T: [channel][frame][q][p]
+  DeviceBuffer<Real> device_frames_;
+  std::array<PinnedBuffer<Real>, 2> host_frames_;  // alternate, so a block outlives one call
+  std::array<Real*, 2> host_frames_view_{};
+  PinnedBuffer<double> staged_tables_;
+  double* staged_tables_view_ = nullptr;
+  DeviceBuffer<double> tables_;
+  BlasHandle blas_{stream_.get()};
+  InlineTables unused_inline_tables_{};  // the graph cache's interface; never used here
+  GraphCache<Real> graphs_;
+  int next_slot_ = 0;
+};
+
+template <typename Real>
+MftBackend<Real>::MftBackend(const PsfPlan& plan)
+    : plan_(plan),
+      device_name_(open_mft_device(plan)),
+      schedule_(choose_schedule(plan_, sizeof(Complex))),
+      n_(plan_.samples),
+      k_(plan_.frame) {
+  require_memory();
+  const long long w = channels();
+  pupils_ = DeviceBuffer<Complex>(w * piece_elements(static_cast<long long>(n_) * n_));
+  products_ = DeviceBuffer<Complex>(w * piece_elements(static_cast<long long>(n_) * k_));
+  fields_ = DeviceBuffer<Complex>(w * piece_elements(static_cast<long long>(k_) * k_));
+  const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
+  if (!schedule_.direct_write) device_frames_ = DeviceBuffer<Real>(batch * pixels());
+  for (int slot = 0; slot < 2; ++slot) {
+    host_frames_[slot] = PinnedBuffer<Real>(batch * pixels());
+    host_frames_view_[slot] = device_view(host_frames_[slot]);
+  }
+  if (schedule_.staged) {
+    const std::size_t marks =
+        4 * static_cast<std::size_t>(schedule_.split(plan_.max_batch).pieces()) + 1;
+    stage_marks_ = std::vector<Event>(marks);
+  }
+  upload_constants();
+}
+
+template <typename Real>
+MftBackend<Real>::~MftBackend() {
+  // Nothing may still run on buffers about to be freed; errors here are past caring about.
+  if (cudaSetDevice(plan_.device) == cudaSuccess) cudaStreamSynchronize(stream_.get());
+  cudaGetLastError();
+}
+
+template <typename Real>
+void MftBackend<Real>::require_memory() const {
+  const std::size_t w = plan_.channels.size();
+  const std::size_t n = static_cast<std::size_t>(n_);
+  const std::size_t k = static_cast<std::size_t>(k_);
+  const std::size_t pieces = static_cast<std::size_t>(schedule_.piece_frames);
+  const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
+  std::size_t needed = w * pieces * (n * n + n * k + k * k) * sizeof(Complex)  // piece buffers
+                       + w * k * n * sizeof(Complex)                         // matrices
+                       + n * sizeof(double) + w * (sizeof(double) + sizeof(Real))
+                       + BlasHandle::workspace_bytes;
+  if (!schedule_.direct_write) needed += batch * pixels() * sizeof(Real);
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  PSFSIM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (needed + device_memory_reserve > free_bytes)
+    throw InputError("cuda backend (mft): N=" + std::to_string(n_) + ", K=" + std::to_string(k_) +
+                     ", " + std::to_string(w) + " channel(s), batch " +
+                     std::to_string(plan_.max_batch) + " needs " +
+                     format_bytes(static_cast<double>(needed + device_memory_reserve)) +
+                     " of device memory, " + format_bytes(static_cast<double>(free_bytes)) +
+                     " free on " + device_name_ + " (device " + std::to_string(plan_.device) +
+                     ")");
+  // The two pinned output buffers cannot be paged out.
+  psfsim::require_memory(2 * batch * plan_.frame_bytes(), available_host_memory(),
+                         "cuda backend: the pinned output buffers", "host memory");
+}
+
+// The grid, the channels' phase scales and weights (the normalization's constant folded in)
+// and the Fourier matrices, each copied once.
+template <typename Real>
+void MftBackend<Real>::upload_constants() {
+  const PupilFacts& facts = plan_.pupil_facts();
+  const auto upload = [](auto& buffer, const auto& values) {
+    using T = typename std::decay_t<decltype(values)>::value_type;
+    buffer = std::decay_t<decltype(buffer)>(values.size());
+    PSFSIM_CUDA_CHECK(cudaMemcpy(buffer.data(), values.data(), values.size() * sizeof(T),
+                                 cudaMemcpyHostToDevice));
+  };
+  upload(coordinates_, facts.coordinates);
+
+  std::vector<double> scales;
+  double weight_sum = 0.0;
+  for (const SpectralChannel& c : plan_.channels) {
+    scales.push_back(c.phase_scale);
+    weight_sum += c.weight;
+  }
+  upload(phase_scales_, scales);
+  const double constant =
+      plan_.normalization == Normalization::peak ? facts.peak_scale / weight_sum : 1.0;
+  std::vector<Real> weights;
+  for (const SpectralChannel& c : plan_.channels)
+    weights.push_back(static_cast<Real>(c.weight * constant));
+  upload(weights_, weights);
+
+  const std::vector<std::complex<double>> a = mft_matrices(plan_);
+  std::vector<Complex> narrowed(a.size());
+  std::transform(a.begin(), a.end(), narrowed.begin(), [](const std::complex<double>& z) {
+    return Complex{static_cast<Real>(z.real()), static_cast<Real>(z.imag())};
+  });
+  upload(matrices_, narrowed);
+}
+
+template <typename Real>
+std::string MftBackend<Real>::fused_stages() const {
+  if (schedule_.staged) {
+    if (schedule_.split(plan_.max_batch).pieces() == 1) return {};
+    return "pupil, mft, intensity: a batch whose buffers would pass " +
+           std::to_string(piece_buffer_limit / mib) +
+           " MiB is computed in pieces; each stage's time is its sum over the pieces";
+  }
+  std::string text =
+      "pupil+mft+intensity+transfer: one CUDA graph (pupil kernel, two cuBLAS products, "
+      "intensity kernel) timed by one pair of events around its launch; ";
+  if (schedule_.direct_write)
+    return text + "outputs of at most " + std::to_string(direct_write_limit / mib) +
+           " MiB per call are written by the intensity kernel straight into pinned host memory";
+  return text + "a larger output is computed in pieces (the first and last of " +
+         std::to_string(schedule_.edge_frames) + " frames, those between of up to " +
+         std::to_string(schedule_.piece_frames) +
+         "), each piece's device-to-host copy overlapping the next piece's computation "
+         "(--stage-timing times each stage instead)";
+}
+
+template <typename Real>
+FrameBlock MftBackend<Real>::compute(std::span<const PhasePolynomial> frames) {
+  const auto start = std::chrono::steady_clock::now();
+  const int count = static_cast<int>(frames.size());
+  if (count < 1 || count > plan_.max_batch)
+    throw InputError("cuda backend: " + std::to_string(count) +
+                     " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
+  select_device(plan_.device);
+
+  const int slot = next_slot_;
+  const GraphKey key = stage_phase_tables(frames, slot);
+  const cudaStream_t stream = stream_.get();
+  if (schedule_.staged) {
+    issue_pipeline(key);  // not recorded: the events between the stages time this very run
+  } else {
+    auto& cached = graphs_.find_or_record(key, unused_inline_tables_, stream,
+                                          [&] { issue_pipeline(key); });
+    PSFSIM_CUDA_CHECK(cudaEventRecord(launch_start_.get(), stream));
+    cached.graph.launch(stream);
+    PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_.get(), stream));
+  }
+  PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  next_slot_ ^= 1;
+
+  FrameBlock block;
+  block.data = host_frames_[slot].data();
+  block.frames = frames.size();
+  if (schedule_.staged)
+    block.times = staged_times(count);
+  else
+    block.times.add("pupil+mft+intensity+transfer", elapsed_seconds(launch_start_, launch_end_));
+  block.times.total =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return block;
+}
+
+// Lays the batch's tables out in pinned staging memory: read from there by the pupil kernel
+// when that is little traffic over the bus, else copied to the device first.
+template <typename Real>
+GraphKey MftBackend<Real>::stage_phase_tables(std::span<const PhasePolynomial> frames, int slot) {
+  const BatchTableLayout layout = batch_table_layout(frames);
+  if (layout.degree > max_phase_degree)
+    throw InputError("cuda backend: phase polynomial of degree " + std::to_string(layout.degree) +
+                     " (at most " + std::to_string(max_phase_degree) + ")");
+  if (layout.doubles() > staged_tables_.size()) {
+    // Sized for a full batch of this layout so that later calls do not grow it again.
+    const std::size_t capacity = plan_.max_batch * layout.doubles_per_frame();
+    graphs_.clear();  // they read the buffers replaced here
+    staged_tables_ = PinnedBuffer<double>(capacity);
+    staged_tables_view_ = device_view(staged_tables_);
+    tables_ = DeviceBuffer<double>(capacity);
+  }
+  pack_phase_tables(frames, layout, staged_tables_.data());
+  std::size_t bus_reads = 0;
+  const PieceSplit split = schedule_.split(layout.frames);
+  for (int p = 0; p < split.pieces(); ++p)
+    bus_reads += static_cast<std::size_t>(
+                     PupilTiling::for_channels(n_, split.count(p)).blocks(split.count(p))) *
+                 layout.doubles_per_frame() * sizeof(double);
+  return {layout.frames, layout.degree, layout.with_rho,
+          bus_reads <= host_table_read_limit ? TableSource::host_memory : TableSource::device_copy,
+          slot};
+}
+
+// Stage boundary `index` (see stage_marks_); only --stage-timing records any.
+template <typename Real>
+void MftBackend<Real>::mark(std::size_t index) const {
+  if (schedule_.staged)
+    PSFSIM_CUDA_CHECK(cudaEventRecord(stage_marks_[index].get(), stream_.get()));
+}
+
+template <typename Real>
+StageTimes MftBackend<Real>::staged_times(int frames) const {
+  const std::size_t pieces = static_cast<std::size_t>(schedule_.split(frames).pieces());
+  std::array<double, 3> sums{};
+  for (std::size_t p = 0; p < pieces; ++p)
+    for (std::size_t s = 0; s < 3; ++s)
+      sums[s] += elapsed_seconds(stage_marks_[4 * p + s], stage_marks_[4 * p + s + 1]);
+  StageTimes t;
+  t.add("pupil", sums[0]);
+  t.add("mft", sums[1]);
+  t.add("intensity", sums[2]);
+  t.add("transfer", elapsed_seconds(stage_marks_[4 * pieces - 1], stage_marks_[4 * pieces]));
+  return t;
+}
+
+// A call's pipeline: the tables' copy when they go to the device, then each piece's pupils,
+// products and intensity on the compute stream. Overlapping, each piece's copy runs on the
+// copy stream while the next piece is computed; staged, one copy follows the last piece.
+template <typename Real>
+void MftBackend<Real>::issue_pipeline(const GraphKey& key) {
+  const cudaStream_t stream = stream_.get();
+  const cudaStream_t copies = copy_stream_.get();
+  mark(0);
+  if (key.tables == TableSource::device_copy)
+    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(tables_.data(), staged_tables_.data(),
+                                      static_cast<std::size_t>(key.frames) *
+                                          key.phase_tables(nullptr).doubles_per_frame() *
+                                          sizeof(double),
+                                      cudaMemcpyHostToDevice, stream));
+  if (schedule_.overlap) {  // fork the copy stream
+    PSFSIM_CUDA_CHECK(cudaEventRecord(piece_ready_.get(), stream));
+    PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(copies, piece_ready_.get(), 0));
+  }
+  const PieceSplit split = schedule_.split(key.frames);
+  const int pieces = split.pieces();
+  for (int p = 0; p < pieces; ++p) {
+    const int first = split.first(p);
+    const int count = split.count(p);
+    if (p > 0) mark(4 * static_cast<std::size_t>(p));
+    issue_piece(key, p, first, count);
+    if (!schedule_.overlap) continue;
+    PSFSIM_CUDA_CHECK(cudaEventRecord(piece_ready_.get(), stream));
+    PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(copies, piece_ready_.get(), 0));
+    const std::size_t offset = static_cast<std::size_t>(first) * pixels();
+    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(host_frames_[key.slot].data() + offset,
+                                      device_frames_.data() + offset, count * plan_.frame_bytes(),
+                                      cudaMemcpyDeviceToHost, copies));
+  }
+  if (schedule_.overlap) {  // join
+    PSFSIM_CUDA_CHECK(cudaEventRecord(copies_done_.get(), copies));
+    PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(stream, copies_done_.get(), 0));
+  } else if (!schedule_.direct_write) {
+    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(host_frames_[key.slot].data(), device_frames_.data(),
+                                      key.frames * plan_.frame_bytes(), cudaMemcpyDeviceToHost,
+                                      stream));
+    mark(4 * static_cast<std::size_t>(pieces));
+  }
+}
+
+// Frames [first, first + count): pupils, products, intensity into their destination.
+template <typename Real>
+void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, int count) {
+  const cudaStream_t stream = stream_.get();
+  const double* where =
+      key.tables == TableSource::host_memory ? staged_tables_view_ : tables_.data();
+  PhaseTables tables = key.phase_tables(where);
+  tables.coefficients += static_cast<std::size_t>(first) * tables.doubles_per_frame();
+  tables.frames = count;
+  const ChannelPupils shape{n_,
+                            plan_.obscuration,
+                            coordinates_.data(),
+                            phase_scales_.data(),
+                            channels(),
+                            piece_elements(static_cast<long long>(n_) * n_)};
+  launch_build_channel_pupils<Real>(pupils_.data(), shape, tables, stream);
+  mark(4 * static_cast<std::size_t>(piece) + 1);
+  issue_products(count);
+  mark(4 * static_cast<std::size_t>(piece) + 2);
+
+  const std::size_t offset = static_cast<std::size_t>(first) * pixels();
+  Real* destination = schedule_.direct_write ? host_frames_view_[key.slot] + offset
+                                             : device_frames_.data() + offset;
+  const MftIntensityShape intensity{k_ * k_, count, channels(),
+                                    piece_elements(static_cast<long long>(k_) * k_)};
+  launch_mft_intensity<Real>(fields_.data(), intensity, weights_.data(), plan_.normalization,
+                             destination, stream);
+  mark(4 * static_cast<std::size_t>(piece) + 3);
+}
+
+// The two products of every frame of the piece, in cuBLAS's column-major terms: a row-major
+// R x C matrix is the column-major C x R of its transpose.
+//   T = P A^T (N x K): as T^T = A P^T, one product per channel whose n runs over all the
+//     piece's frames side by side (their pupils are consecutive N x N blocks);
+//   E = A T (K x K): as E^T = T^T A^T, a strided batch over the frames, one per channel,
+//     the channel's matrix shared (stride 0).
+template <typename Real>
+void MftBackend<Real>::issue_products(int count) {
+  const long long nk = static_cast<long long>(n_) * k_;
+  const int w = channels();
+  gemm_strided_batched<Real>(
+      blas_, k_, count * n_, n_, {matrices_.data(), n_, nk, true},
+      {pupils_.data(), n_, piece_elements(static_cast<long long>(n_) * n_), false},
+      products_.data(), k_, piece_elements(nk), w);
+  for (int c = 0; c < w; ++c)
+    gemm_strided_batched<Real>(blas_, k_, k_, n_,
+                               {products_.data() + c * piece_elements(nk), k_, nk, false},
+                               {matrices_.data() + c * nk, n_, 0, false},
+                               fields_.data() + c * piece_elements(static_cast<long long>(k_) * k_),
+                               k_, static_cast<long long>(k_) * k_, count);
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> make_mft_backend(const PsfPlan& plan) {
+  if (plan.precision == Precision::single) return std::make_unique<MftBackend<float>>(plan);
+  return std::make_unique<MftBackend<double>>(plan);
+}
+
+}  // namespace psfsim::cuda

@@ -1,0 +1,28 @@
+#pragma once
+// The MFT's last kernel: sum_k w_k |E_k|^2 over the channels, normalized, written as K x K
+// frames straight to their destination (device memory, or pinned host memory over the bus).
+#include <cuda_runtime_api.h>
+
+#include "device_complex.hpp"
+#include "psfsim/enums.hpp"
+
+namespace psfsim::cuda {
+
+struct MftIntensityShape {
+  int pixels = 0;  // K * K per frame
+  int frames = 0;
+  int channels = 1;
+  long long channel_stride = 0;  // complex values from one channel's fields to the next
+};
+
+// `fields`: channel k's frame f at fields + k * channel_stride + f * pixels, row-major K x K.
+// `weights`: device, one per channel. none and peak: the frame is sum_k weights[k] |E_k|^2, so
+// the caller folds the normalization's constant into the weights. sum: one block per frame
+// computes its total in double in a fixed order (reruns agree bit for bit), then writes the
+// frame divided by it; nothing but the frames is written.
+template <typename Real>
+void launch_mft_intensity(const DeviceComplex<Real>* fields, const MftIntensityShape& shape,
+                          const Real* weights, Normalization normalization, Real* destination,
+                          cudaStream_t stream);
+
+}  // namespace psfsim::cuda
