@@ -1,0 +1,320 @@
+// The CUDA MFT backend's throughput against SPEC §10 (H200, float32, B >= 1024: N=128, K=64
+// >= 2.5M PSFs/s and N=64, K=32 >= 6M PSFs/s, frames in host memory), with what bounds it:
+// the host's table packing, the stages timed one by one, the two cuBLAS products alone
+// (cgemm, cgemm3m and the two layouts not taken), the pupil kernel alone against a memset,
+// and the pinned device-to-host copy of the same output.
+//
+//   psfsim_cuda_mft_bench [batch] [repeats]      (default 4096 frames, 30 repeats)
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "device_memory.hpp"
+#include "mft_blas.hpp"
+#include "phase_table_packing.hpp"
+#include "psfsim/builtin_backends.hpp"
+#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/pupil_math.hpp"
+#include "pupil_kernel.hpp"
+#include "stream_and_events.hpp"
+
+namespace {
+
+using psfsim::cuda::ComplexProduct;
+using psfsim::cuda::DeviceBuffer;
+using psfsim::cuda::GemmOperand;
+using psfsim::cuda::PinnedBuffer;
+
+struct Spread {
+  double median, low, high;
+};
+
+Spread spread(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return {v[v.size() / 2], v.front(), v.back()};
+}
+
+psfsim::PsfPlan plan_for(int n, int k, int batch, bool stage_timing) {
+  psfsim::PsfPlan plan;
+  plan.samples = n;
+  plan.padded = 2 * n;
+  plan.precision = psfsim::Precision::single;
+  plan.normalization = psfsim::Normalization::peak;
+  plan.propagation = psfsim::Propagation::mft;
+  plan.frame = k;
+  plan.channels = {psfsim::SpectralChannel{0.5, 1.0, 1.0}};  // N/M: the FFT path's sampling
+  plan.pixel_centre = k / 2;
+  plan.max_batch = batch;
+  plan.stage_timing = stage_timing;
+  return psfsim::with_pupil_facts(plan);
+}
+
+// Each frame a different defocus plus one wave of rho^2 cos(phi), as SPEC §5's batches.
+std::vector<psfsim::PhasePolynomial> defocus_frames(int batch) {
+  std::vector<psfsim::PhasePolynomial> out;
+  for (int i = 0; i < batch; ++i) {
+    psfsim::PhaseTerms t;
+    t.seidel = {{2, 0, -1.0 + 2.0 * i / batch}, {2, 1, 1.0}};
+    out.push_back(psfsim::compile_phase(t, 2));
+  }
+  return out;
+}
+
+void time_backend(int n, int k, int batch, int repeats) {
+  const auto& entry = *psfsim::builtin_backends().find("cuda");
+  const auto phases = defocus_frames(batch);
+  {
+    const auto backend = entry.create(plan_for(n, k, batch, false));
+    for (int i = 0; i < 3; ++i) (void)backend->compute(phases);  // graphs recorded, clocks up
+    std::vector<double> wall;
+    std::vector<double> graph;
+    for (int r = 0; r < repeats; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      const psfsim::FrameBlock block = backend->compute(phases);
+      wall.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      graph.push_back(block.times.stages.front().second);
+    }
+    const Spread w = spread(wall);
+    const Spread g = spread(graph);
+    std::printf("mft N=%d K=%d B=%d float32 peak, to pinned host: %.3f ms median (%.3f-%.3f), "
+                "%.0f PSFs/s (min %.0f, max %.0f); graph events %.3f ms; %s\n",
+                n, k, batch, 1e3 * w.median, 1e3 * w.low, 1e3 * w.high, batch / w.median,
+                batch / w.high, batch / w.low, 1e3 * g.median, backend->fused_stages().c_str());
+  }
+  const auto staged = entry.create(plan_for(n, k, batch, true));
+  for (int i = 0; i < 2; ++i) (void)staged->compute(phases);
+  std::map<std::string, std::vector<double>> stages;
+  std::vector<std::string> order;
+  for (int r = 0; r < repeats; ++r)
+    for (const auto& [name, seconds] : staged->compute(phases).times.stages) {
+      if (stages.find(name) == stages.end()) order.push_back(name);
+      stages[name].push_back(seconds);
+    }
+  std::printf("  --stage-timing medians (no overlap):");
+  for (const std::string& name : order)
+    std::printf(" %s %.3f ms", name.c_str(), 1e3 * spread(stages[name]).median);
+  std::printf("\n");
+}
+
+// The backend's two products for `frames` frames, alone, on a pupil of unit phasors.
+void time_products(int n, int k, int frames, int repeats) {
+  using C = float2;
+  std::mt19937 random(1);
+  std::uniform_real_distribution<float> turn(0.0f, 6.2831853f);
+  const auto phasors = [&](std::size_t count) {
+    std::vector<C> v(count);
+    for (C& z : v) {
+      const float a = turn(random);
+      z = C{std::cos(a), std::sin(a)};
+    }
+    DeviceBuffer<C> d(count);
+    PSFSIM_CUDA_CHECK(cudaMemcpy(d.data(), v.data(), count * sizeof(C), cudaMemcpyHostToDevice));
+    return d;
+  };
+  const long long nn = 1LL * n * n;
+  const long long nk = 1LL * n * k;
+  const DeviceBuffer<C> pupils = phasors(static_cast<std::size_t>(frames * nn));
+  const DeviceBuffer<C> a = phasors(static_cast<std::size_t>(nk));
+  DeviceBuffer<C> t(static_cast<std::size_t>(frames * nk));
+  DeviceBuffer<C> e(static_cast<std::size_t>(frames) * k * k);
+  psfsim::cuda::Stream stream;
+  psfsim::cuda::BlasHandle blas(stream.get());
+  psfsim::cuda::Event start;
+  psfsim::cuda::Event middle;
+  psfsim::cuda::Event end;
+  for (const ComplexProduct product : {ComplexProduct::four_real, ComplexProduct::gauss}) {
+    std::vector<double> first;
+    std::vector<double> second;
+    for (int r = 0; r < repeats + 2; ++r) {
+      PSFSIM_CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
+      psfsim::cuda::gemm_strided_batched<float>(blas, k, frames * n, n, {a.data(), n, nk, true},
+                                                {pupils.data(), n, frames * nn, false}, t.data(), k,
+                                                frames * nk, 1, product);
+      PSFSIM_CUDA_CHECK(cudaEventRecord(middle.get(), stream.get()));
+      psfsim::cuda::gemm_strided_batched<float>(blas, k, k, n, {t.data(), k, nk, false},
+                                                {a.data(), n, 0, false}, e.data(), k, 1LL * k * k,
+                                                frames, product);
+      PSFSIM_CUDA_CHECK(cudaEventRecord(end.get(), stream.get()));
+      PSFSIM_CUDA_CHECK(cudaEventSynchronize(end.get()));
+      if (r < 2) continue;
+      first.push_back(psfsim::cuda::elapsed_seconds(start, middle));
+      second.push_back(psfsim::cuda::elapsed_seconds(middle, end));
+    }
+    const double t1 = spread(first).median;
+    const double t2 = spread(second).median;
+    const double flops1 = 8.0 * frames * nn * k;
+    const double flops2 = 8.0 * frames * nk * k;
+    std::printf("  products of %d frames, %s: T=P A^T %.3f ms (%.1f TFLOP/s), E=A T %.3f ms "
+                "(%.1f TFLOP/s): %.0f frames/s\n",
+                frames, product == ComplexProduct::gauss ? "cgemm3m" : "cgemm  ", 1e3 * t1,
+                flops1 / t1 * 1e-12, 1e3 * t2, flops2 / t2 * 1e-12, frames / (t1 + t2));
+  }
+  // The layouts not taken, for comparison: U = A P first as a strided batch (the pupils' rows
+  // contracted), then E = U A^T as one product; and T = P A^T as one tall product (the
+  // pupils stored column-interleaved across frames).
+  const auto time_pair = [&](const char* what, const auto& first_product,
+                             const auto& second_product) {
+    std::vector<double> times;
+    for (int r = 0; r < repeats + 2; ++r) {
+      PSFSIM_CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
+      first_product();
+      second_product();
+      PSFSIM_CUDA_CHECK(cudaEventRecord(end.get(), stream.get()));
+      PSFSIM_CUDA_CHECK(cudaEventSynchronize(end.get()));
+      if (r >= 2) times.push_back(psfsim::cuda::elapsed_seconds(start, end));
+    }
+    const double t = spread(times).median;
+    std::printf("  products of %d frames, %s: %.3f ms (%.1f TFLOP/s): %.0f frames/s\n", frames,
+                what, 1e3 * t, 8.0 * frames * nk * (n + k) / t * 1e-12, frames / t);
+  };
+  time_pair(
+      "U=A P batched, E=U A^T single",
+      [&] {
+        psfsim::cuda::gemm_strided_batched<float>(blas, n, k, n, {pupils.data(), n, nn, false},
+                                                  {a.data(), n, 0, false}, t.data(), n, nk,
+                                                  frames);
+      },
+      [&] {
+        psfsim::cuda::gemm_strided_batched<float>(blas, k, frames * k, n, {a.data(), n, nk, true},
+                                                  {t.data(), n, frames * nk, false}, e.data(), k,
+                                                  1LL * frames * k * k, 1);
+      });
+  time_pair(
+      "T=P A^T tall single, E=A T batched",
+      [&] {
+        psfsim::cuda::gemm_strided_batched<float>(blas, frames * n, k, n,
+                                                  {pupils.data(), frames * n, frames * nn, false},
+                                                  {a.data(), n, nk, false}, t.data(), frames * n,
+                                                  frames * nk, 1);
+      },
+      [&] {
+        psfsim::cuda::gemm_strided_batched<float>(blas, k, k, n, {t.data(), k, nk, false},
+                                                  {a.data(), n, 0, false}, e.data(), k, 1LL * k * k,
+                                                  frames);
+      });
+}
+
+// The pupil kernel alone on `frames` frames, its tables in device memory or read over the
+// bus from pinned host memory, against a memset of the same bytes (the write floor).
+void time_pupils(int n, int frames, int repeats) {
+  using C = float2;
+  const auto polys = defocus_frames(frames);
+  const psfsim::cuda::BatchTableLayout layout = psfsim::cuda::batch_table_layout(polys);
+  PinnedBuffer<double> host_tables(layout.doubles());
+  psfsim::cuda::pack_phase_tables(polys, layout, host_tables.data());
+  DeviceBuffer<double> device_tables(layout.doubles());
+  PSFSIM_CUDA_CHECK(cudaMemcpy(device_tables.data(), host_tables.data(), host_tables.bytes(),
+                               cudaMemcpyHostToDevice));
+  std::vector<double> grid(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) grid[i] = psfsim::pupil::coordinate(i, n, psfsim::Grid::centered);
+  const double scale = 1.0;
+  DeviceBuffer<double> d_grid(grid.size());
+  DeviceBuffer<double> d_scale(1);
+  PSFSIM_CUDA_CHECK(cudaMemcpy(d_grid.data(), grid.data(), d_grid.bytes(), cudaMemcpyHostToDevice));
+  PSFSIM_CUDA_CHECK(cudaMemcpy(d_scale.data(), &scale, sizeof scale, cudaMemcpyHostToDevice));
+  DeviceBuffer<C> pupils(static_cast<std::size_t>(frames) * n * n);
+  const psfsim::cuda::ChannelPupils shape{n, 0.0, d_grid.data(), d_scale.data(), 1,
+                                          static_cast<long long>(frames) * n * n};
+  psfsim::cuda::Stream stream;
+  psfsim::cuda::Event start;
+  psfsim::cuda::Event end;
+  const auto time = [&](const auto& issue) {
+    std::vector<double> times;
+    for (int r = 0; r < repeats + 2; ++r) {
+      PSFSIM_CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
+      issue();
+      PSFSIM_CUDA_CHECK(cudaEventRecord(end.get(), stream.get()));
+      PSFSIM_CUDA_CHECK(cudaEventSynchronize(end.get()));
+      if (r >= 2) times.push_back(psfsim::cuda::elapsed_seconds(start, end));
+    }
+    return spread(times).median;
+  };
+  const auto pupil_time = [&](const double* tables) {
+    return time([&] {
+      psfsim::cuda::launch_build_channel_pupils<float>(
+          pupils.data(), shape, {tables, layout.degree, layout.with_rho, frames}, stream.get());
+    });
+  };
+  const double on_device = pupil_time(device_tables.data());
+  const double over_bus = pupil_time(psfsim::cuda::device_view(host_tables));
+  const double memset = time([&] {
+    PSFSIM_CUDA_CHECK(cudaMemsetAsync(pupils.data(), 1, pupils.bytes(), stream.get()));
+  });
+  std::printf("  pupils of %d frames: %.3f ms (tables on the device), %.3f ms (tables over the "
+              "bus); a memset of their %.0f MB %.3f ms (%.2f TB/s)\n",
+              frames, 1e3 * on_device, 1e3 * over_bus, pupils.bytes() * 1e-6, 1e3 * memset,
+              pupils.bytes() / memset * 1e-12);
+}
+
+// What compute() does on the host before its graph starts: the batch's tables laid out.
+void time_table_packing(int batch, int repeats) {
+  const auto phases = defocus_frames(batch);
+  const psfsim::cuda::BatchTableLayout layout = psfsim::cuda::batch_table_layout(phases);
+  PinnedBuffer<double> staged(layout.doubles());
+  std::vector<double> times;
+  for (int r = 0; r < repeats + 2; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    psfsim::cuda::pack_phase_tables(phases, psfsim::cuda::batch_table_layout(phases),
+                                    staged.data());
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::printf("  host: the tables of %d frames laid out in %.3f ms\n", batch,
+              1e3 * spread(times).median);
+}
+
+void time_copy(int k, int batch, int repeats) {
+  const std::size_t count = static_cast<std::size_t>(batch) * k * k;
+  DeviceBuffer<float> device(count);
+  PinnedBuffer<float> host(count);
+  PSFSIM_CUDA_CHECK(cudaMemset(device.data(), 1, device.bytes()));
+  psfsim::cuda::Stream stream;
+  psfsim::cuda::Event start;
+  psfsim::cuda::Event end;
+  std::vector<double> times;
+  for (int r = 0; r < repeats + 2; ++r) {
+    PSFSIM_CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
+    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.data(), device.bytes(),
+                                      cudaMemcpyDeviceToHost, stream.get()));
+    PSFSIM_CUDA_CHECK(cudaEventRecord(end.get(), stream.get()));
+    PSFSIM_CUDA_CHECK(cudaEventSynchronize(end.get()));
+    if (r >= 2) times.push_back(psfsim::cuda::elapsed_seconds(start, end));
+  }
+  const double t = spread(times).median;
+  std::printf("  pinned copy of the output alone: %.3f ms (%.1f GB/s): the floor, %.0f PSFs/s\n",
+              1e3 * t, device.bytes() / t * 1e-9, batch / t);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int batch = argc > 1 ? std::atoi(argv[1]) : 4096;
+  const int repeats = argc > 2 ? std::atoi(argv[2]) : 30;
+  try {
+    const std::string why = psfsim::builtin_backends().find("cuda")->unusable_reason();
+    if (!why.empty()) {
+      std::printf("skipped: %s\n", why.c_str());
+      return 0;
+    }
+    time_table_packing(batch, repeats);
+    for (const auto& [n, k] : {std::pair{128, 64}, std::pair{64, 32}}) {
+      time_backend(n, k, batch, repeats);
+      time_products(n, k, std::min(batch, 1024), repeats);
+      time_pupils(n, batch, repeats);
+      time_copy(k, batch, repeats);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "psfsim_cuda_mft_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
