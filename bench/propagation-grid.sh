@@ -26,7 +26,11 @@ for r in rows:
 print(f"{'N':>5} {'K':>5} {'fft PSFs/s':>12} {'mft PSFs/s':>12} {'auto':>5} {'auto/best':>10}")
 worst = 0.0
 for (n, k), entries in sorted(times.items()):
-    # The sweep lists fft, mft, auto in that order; auto's row names what it chose.
+    # The sweep lists fft, mft, auto in that order; auto's row names what it chose. Where K
+    # exceeds M only the explicit mft row exists.
+    if len(entries) < 3:
+        print(f"{n:5d} {k:5d} {'-':>12} {entries[0][2]:12.0f}  (K > M: mft only)")
+        continue
     fft = [e for e in entries[:-1] if e[0] == "fft"]
     mft = [e for e in entries[:-1] if e[0] == "mft"]
     auto = entries[-1]
