@@ -10,35 +10,10 @@ backend=$2
 sizes=${3:-32,64,128,256}
 crops=${4:-16,32,64,128}
 batch=${5:-64}
+# The table is read from the sweep's printed rows, so no h5py is needed (the GPU machine has
+# none); the /sweep file holds the same numbers.
 out=$(mktemp -d)/grid.h5
 trap 'rm -rf "$(dirname "$out")"' EXIT
 "$build/apps/psfsim" sweep --backends "$backend" --sizes "$sizes" --crop "$crops" \
-  --propagation fft,mft,auto --batch "$batch" --repeat 7 --quiet -o "$out"
-/usr/bin/python3 - "$out" <<'PY'
-import sys
-import h5py
-rows = h5py.File(sys.argv[1], "r")["sweep"][()]
-times = {}
-for r in rows:
-    key = (int(r["samples"]), int(r["crop"]))
-    times.setdefault(key, []).append((r["propagation"].decode(), float(r["total_median_s"]),
-                                      float(r["psfs_per_second"])))
-print(f"{'N':>5} {'K':>5} {'fft PSFs/s':>12} {'mft PSFs/s':>12} {'auto':>5} {'auto/best':>10}")
-worst = 0.0
-for (n, k), entries in sorted(times.items()):
-    # The sweep lists fft, mft, auto in that order; auto's row names what it chose. Where K
-    # exceeds M only the explicit mft row exists.
-    if len(entries) < 3:
-        print(f"{n:5d} {k:5d} {'-':>12} {entries[0][2]:12.0f}  (K > M: mft only)")
-        continue
-    fft = [e for e in entries[:-1] if e[0] == "fft"]
-    mft = [e for e in entries[:-1] if e[0] == "mft"]
-    auto = entries[-1]
-    best = min(e[1] for e in entries[:-1])
-    ratio = auto[1] / best
-    worst = max(worst, ratio)
-    f = f"{fft[0][2]:12.0f}" if fft else f"{'-':>12}"
-    m = f"{mft[0][2]:12.0f}" if mft else f"{'-':>12}"
-    print(f"{n:5d} {k:5d} {f} {m} {auto[0]:>5} {ratio:10.2f}")
-print(f"worst auto/best: {worst:.2f} (target <= 1.1)")
-PY
+  --propagation fft,mft,auto --batch "$batch" --repeat 7 -o "$out" |
+  python3 "$(dirname "$0")/propagation_grid.py"
