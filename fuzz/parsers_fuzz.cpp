@@ -16,6 +16,8 @@
 #include "psfsim/frame_sources.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/phase_terms.hpp"
+#include "psfsim/spectrum.hpp"
+#include "psfsim/units.hpp"
 
 namespace {
 
@@ -65,6 +67,23 @@ void fuzz_terms(std::string_view text) {
   (void)psfsim::parse_integer(text);
 }
 
+// Units and spectra (SPEC §6); a parsed value must read back from its own formatting.
+void fuzz_units(std::string_view text) {
+  try {
+    const double metres = psfsim::parse_length(text, "--wavelength");
+    if (psfsim::parse_length(psfsim::format_length(metres), "x") != metres) __builtin_trap();
+  } catch (const InputError&) {
+  }
+  try {
+    const psfsim::Angle a = psfsim::parse_angle(text, "--pixel-scale", true);
+    const psfsim::Angle back = psfsim::parse_angle(psfsim::format_angle(a), "x", true);
+    if (back.value != a.value || back.lod != a.lod) __builtin_trap();
+  } catch (const InputError&) {
+  }
+  try { (void)psfsim::parse_wavelengths(text, "--wavelengths"); } catch (const InputError&) {}
+  try { (void)psfsim::band_spectrum(text, "--band"); } catch (const InputError&) {}
+}
+
 void fuzz_batches(std::string_view text) {
   try {
     const auto vary = psfsim::parse_vary(text);
@@ -95,12 +114,13 @@ void fuzz_config(std::string_view text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-  switch (data[0] % 5) {
+  switch (data[0] % 6) {
     case 0: parse_command_line(arguments(text)); break;
     case 1: fuzz_config(text); break;
     case 2: fuzz_csv(text); break;
     case 3: fuzz_terms(text); break;
     case 4: fuzz_batches(text); break;
+    case 5: fuzz_units(text); break;
   }
   return 0;
 }
