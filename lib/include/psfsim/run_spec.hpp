@@ -6,10 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "psfsim/aperture_spec.hpp"
 #include "psfsim/enums.hpp"
 #include "psfsim/optics_spec.hpp"
 #include "psfsim/phase_terms.hpp"
 #include "psfsim/psf_plan.hpp"
+#include "psfsim/zernike_convention.hpp"
 
 namespace psfsim {
 
@@ -42,6 +44,8 @@ struct RunSpec {
   int chunk_frames = 0;       // frames per compute call; 0: at most 64 MiB of output, 4096 frames
   bool stage_timing = false;  // GPU: per-stage events even where they cost time
   OpticsSpec optics;          // physical units, spectrum, propagation, detector (SPEC §6)
+  ApertureSpec aperture;      // spiders, hexagons, pupil maps (SPEC §7)
+  ZernikeConvention zernike;  // --zernike-order, --zernike-norm (SPEC §7)
   // How the frames were defined, as the user wrote it, for the effective configuration.
   PhaseTerms fixed_terms;
   std::string vary;
