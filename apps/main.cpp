@@ -1,5 +1,6 @@
 // psfsim: optical point-spread functions from a pupil, on FFTW or cuFFT.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
 
@@ -41,5 +42,9 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     return fail(ExitCode::runtime_failure, e.what());
   }
-  return 0;
+  // Every file is committed and closed: what exit() would still run is the libraries' own
+  // teardown (the CUDA context and the pinned memory's unmapping: 0.1-0.15 s after a GPU
+  // run), which no output depends on, so it is left to the kernel.
+  std::fflush(nullptr);
+  std::_Exit(0);
 }
