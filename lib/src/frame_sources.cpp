@@ -59,13 +59,19 @@ class PortableNormal {
 
 }  // namespace
 
-TermId parse_term_id(std::string_view name, std::string_view context) {
+TermId parse_term_id(std::string_view name, std::string_view context,
+                     const ZernikeConvention& convention) {
   const std::string n(trim(name));
   TermId id;
   if (n.size() >= 2 && (n[0] == 'Z' || n[0] == 'z')) {
+    const auto [first, last] = index_range(convention.order);
+    const auto index = integer_field(
+        std::string_view(n).substr(1), context,
+        "the " + std::string(display_name(convention.order)) + " index of '" + n + "'", first, last);
+    const NollMapping noll = to_noll(static_cast<int>(index), convention);
     id.zernike = true;
-    id.j = static_cast<int>(integer_field(std::string_view(n).substr(1), context,
-                                          "the Noll index of '" + n + "'", 1, 325));
+    id.j = noll.j;
+    id.divisor = noll.divisor;
     return id;
   }
   if (n.size() >= 4 && (n[0] == 'S' || n[0] == 's')) {
@@ -81,37 +87,43 @@ TermId parse_term_id(std::string_view name, std::string_view context) {
   reject(context, "unknown term '" + n + "' (expected Z<j> such as Z4, or S<l>_<m> such as S2_1)");
 }
 
-void set_term(PhaseTerms& terms, const TermId& id, double waves) {
+void set_term(PhaseTerms& terms, const TermId& id, double value) {
   if (id.zernike) {
     std::erase_if(terms.zernike, [&](const ZernikeTerm& t) { return t.j == id.j; });
-    terms.zernike.push_back({id.j, waves});
+    terms.zernike.push_back({id.j, value / id.divisor});
   } else {
     std::erase_if(terms.seidel, [&](const SeidelTerm& t) { return t.l == id.l && t.m == id.m; });
-    terms.seidel.push_back({id.l, id.m, waves});
+    terms.seidel.push_back({id.l, id.m, value});
   }
 }
 
-VarySpec parse_vary(std::string_view text) {
+VarySpec parse_vary(std::string_view text, const ZernikeConvention& convention) {
   const std::string context = "--vary '" + std::string(text) + "'";
   const auto f = split_fields(text, ',');
   if (f.size() != 4) reject(context, "expected TERM,START,STOP,COUNT (e.g. Z4,-0.5,0.5,11)");
   VarySpec v;
-  v.term = parse_term_id(f[0], context);
+  v.term = parse_term_id(f[0], context, convention);
   v.start = number_field(f[1], context, "START");
   v.stop = number_field(f[2], context, "STOP");
   v.count = static_cast<int>(integer_field(f[3], context, "COUNT", 1, max_frames));
   return v;
 }
 
-RandomSpec parse_random(std::string_view text) {
+RandomSpec parse_random(std::string_view text, ZernikeOrdering order) {
   const std::string context = "--random '" + std::string(text) + "'";
   const auto f = split_fields(text, ',');
   if (f.size() != 4) reject(context, "expected JMIN-JMAX,RMS,COUNT,SEED (e.g. 4-15,0.05,1000,1)");
   const auto range = split_fields(f[0], '-');
-  if (range.size() != 2) reject(context, "expected a Noll range JMIN-JMAX such as 4-15");
+  const std::string name(display_name(order));
+  if (range.size() != 2)
+    reject(context, "expected JMIN-JMAX, a range of " + name + " indices such as 4-15");
+  const auto [first, last] = index_range(order);
   RandomSpec r;
-  r.j_min = static_cast<int>(integer_field(range[0], context, "JMIN", 1, 325));
-  r.j_max = static_cast<int>(integer_field(range[1], context, "JMAX", r.j_min, 325));
+  r.order = order;
+  r.j_min = static_cast<int>(
+      integer_field(range[0], context, "JMIN, a " + name + " index,", first, last));
+  r.j_max = static_cast<int>(
+      integer_field(range[1], context, "JMAX, a " + name + " index,", r.j_min, last));
   r.rms = number_field(f[1], context, "RMS");
   if (r.rms < 0) reject(context, "RMS must be >= 0");
   r.count = static_cast<int>(integer_field(f[2], context, "COUNT", 1, max_frames));
@@ -134,15 +146,21 @@ std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& r) {
   PortableNormal normal(r.seed);
   const double sigma = r.rms / std::sqrt(static_cast<double>(r.j_max - r.j_min + 1));
   const std::size_t terms = fixed.zernike.size() + static_cast<std::size_t>(r.j_max - r.j_min + 1);
+  // The k-th draw of a frame goes to the k-th index of the range, in the user's ordering; the
+  // draws are Noll (RMS) coefficients, so RMS stays the wavefront's under any normalization.
+  std::vector<TermId> ids;
+  for (int j = r.j_min; j <= r.j_max; ++j)
+    ids.push_back({true, to_noll(j, {r.order, ZernikeNorm::rms}).j, 0, 0});
   std::vector<PhaseTerms> frames(r.count, fixed);
   for (auto& frame : frames) {
     frame.zernike.reserve(terms);  // one allocation per frame rather than five
-    for (int j = r.j_min; j <= r.j_max; ++j) set_term(frame, TermId{true, j, 0, 0}, sigma * normal());
+    for (const TermId& id : ids) set_term(frame, id, sigma * normal());
   }
   return frames;
 }
 
-std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::filesystem::path& path) {
+std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::filesystem::path& path,
+                                        const ZernikeConvention& convention) {
   std::ifstream in(path);
   const std::string name = "--frames " + path.string();
   if (!in) reject(name, "cannot read the file");
@@ -164,7 +182,7 @@ std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::file
     const auto fields = split_fields(line, ',');
     if (columns.empty()) {
       for (const auto& f : fields) {
-        const TermId id = parse_term_id(f, where);
+        const TermId id = parse_term_id(f, where, convention);
         if (std::find(columns.begin(), columns.end(), id) != columns.end())
           reject(where, "the header names " + std::string(trim(f)) + " twice");
         columns.push_back(id);

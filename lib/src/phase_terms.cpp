@@ -45,18 +45,25 @@ SeidelTerm parse_seidel(std::string_view text, std::string_view option) {
   return t;
 }
 
-ZernikeTerm parse_zernike(std::string_view text, std::string_view option) {
+ZernikeTerm parse_zernike(std::string_view text, std::string_view option, ZernikeOrdering order) {
   const auto f = split_fields(text);
-  if (f.size() != 2) reject(option, text, "expected j,c (Noll index and coefficient in waves)");
-  ZernikeTerm t{parse_int_field(f[0], option, text, "the Noll index j"),
+  const std::string index = std::string(display_name(order)) + " index";
+  if (f.size() != 2) reject(option, text, "expected j,c (" + index + " and coefficient in waves)");
+  ZernikeTerm t{parse_int_field(f[0], option, text, "the " + index + " j"),
                 parse_waves(f[1], option, text)};
-  constexpr int n = max_zernike_radial_order;
-  constexpr int max_j = (n + 1) * (n + 2) / 2;
-  if (t.j < 1) reject(option, text, "the Noll index j must be >= 1");
-  if (t.j > max_j)
-    reject(option, text, "the Noll index j must be at most " + std::to_string(max_j) +
-                             " (radial order " + std::to_string(n) + ")");
+  const std::string why = index_problem(t.j, order);
+  if (!why.empty()) reject(option, text, why);
   return t;
+}
+
+PhaseTerms to_noll(const PhaseTerms& written, const ZernikeConvention& convention) {
+  if (convention == ZernikeConvention{}) return written;
+  PhaseTerms terms = written;
+  for (auto& t : terms.zernike) {
+    const NollMapping noll = to_noll(t.j, convention);
+    t = {noll.j, t.waves / noll.divisor};
+  }
+  return terms;
 }
 
 std::string term_name(const SeidelTerm& t) {

@@ -1,8 +1,10 @@
 #pragma once
 // The three ways to define a batch of B frames (on top of the fixed terms every frame has):
 //   --vary TERM,START,STOP,COUNT       one term stepped linearly (a through-focus series)
-//   --random JMIN-JMAX,RMS,COUNT,SEED  Noll terms drawn from a normal distribution
+//   --random JMIN-JMAX,RMS,COUNT,SEED  Zernike terms drawn from a normal distribution
 //   --frames FILE                      a CSV table, one row per frame, one column per term
+// Zernike names and ranges are read under the run's ZernikeConvention; the frames they make
+// hold Noll terms.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -10,22 +12,26 @@
 #include <vector>
 
 #include "psfsim/phase_terms.hpp"
+#include "psfsim/zernike_convention.hpp"
 
 namespace psfsim {
 
-// A term named as in /parameters and CSV headers: "Z4" (Noll j = 4) or "S2_1" (Seidel l, m).
+// A term named as in CSV headers and --vary: "Z4" (Zernike 4 under the run's convention) or
+// "S2_1" (Seidel l, m), resolved to the term the phase model holds.
 struct TermId {
   bool zernike = true;
-  int j = 0;     // Zernike
+  int j = 0;     // Zernike: the Noll index
   int l = 0;     // Seidel
   int m = 0;
+  double divisor = 1.0;  // the user's value / divisor is the term's (NollMapping)
   // The fields a kind does not use stay 0, so equal ids name the same term.
   bool operator==(const TermId&) const = default;
 };
 
-[[nodiscard]] TermId parse_term_id(std::string_view name, std::string_view context);
-// Sets the term to `waves` in `terms`, replacing any value it had there.
-void set_term(PhaseTerms& terms, const TermId& id, double waves);
+[[nodiscard]] TermId parse_term_id(std::string_view name, std::string_view context,
+                                   const ZernikeConvention& convention = {});
+// Sets the term to `value` / id.divisor in `terms`, replacing any value it had there.
+void set_term(PhaseTerms& terms, const TermId& id, double value);
 
 struct VarySpec {
   TermId term;
@@ -35,8 +41,9 @@ struct VarySpec {
 };
 
 struct RandomSpec {
-  int j_min = 2;
+  int j_min = 2;  // under `order`
   int j_max = 2;
+  ZernikeOrdering order = ZernikeOrdering::noll;
   double rms = 0.0;  // expected RMS wavefront error in waves: each term gets rms^2 / terms
   int count = 1;
   std::uint64_t seed = 0;
@@ -44,13 +51,16 @@ struct RandomSpec {
 
 inline constexpr int max_frames = 100'000'000;
 
-[[nodiscard]] VarySpec parse_vary(std::string_view text);
-[[nodiscard]] RandomSpec parse_random(std::string_view text);
+[[nodiscard]] VarySpec parse_vary(std::string_view text, const ZernikeConvention& convention = {});
+// RMS is the wavefront's whatever the normalization, so only the ordering matters here.
+[[nodiscard]] RandomSpec parse_random(std::string_view text,
+                                      ZernikeOrdering order = ZernikeOrdering::noll);
 
 [[nodiscard]] std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const VarySpec& vary);
 [[nodiscard]] std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& random);
 // Throws InputError naming the file and line for a missing column, unknown term or bad number.
 [[nodiscard]] std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed,
-                                                      const std::filesystem::path& path);
+                                                      const std::filesystem::path& path,
+                                                      const ZernikeConvention& convention = {});
 
 }  // namespace psfsim

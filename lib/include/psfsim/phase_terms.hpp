@@ -4,6 +4,8 @@
 #include <string_view>
 #include <vector>
 
+#include "psfsim/zernike_convention.hpp"
+
 namespace psfsim {
 
 // Hopkins term W * rho^l * cos^m(phi).
@@ -13,7 +15,8 @@ struct SeidelTerm {
   double waves = 0.0;
 };
 
-// c * Z_j(rho, phi), Noll index j >= 1, Noll normalization.
+// c * Z_j(rho, phi), Noll index j >= 1, Noll normalization: what the phase model computes.
+// Only the terms parse_zernike returns, before to_noll, are in the user's convention.
 struct ZernikeTerm {
   int j = 1;
   double waves = 0.0;
@@ -30,7 +33,11 @@ inline constexpr int max_seidel_power = 24;
 
 // "l,m,W" and "j,c"; throw InputError naming `option` on any malformed or out-of-range field.
 [[nodiscard]] SeidelTerm parse_seidel(std::string_view text, std::string_view option);
-[[nodiscard]] ZernikeTerm parse_zernike(std::string_view text, std::string_view option);
+// The term as written: j checked against `order`'s indices, not yet mapped (see to_noll).
+[[nodiscard]] ZernikeTerm parse_zernike(std::string_view text, std::string_view option,
+                                        ZernikeOrdering order = ZernikeOrdering::noll);
+// Terms written under `convention` as the phase model's Noll terms; Seidel terms unchanged.
+[[nodiscard]] PhaseTerms to_noll(const PhaseTerms& written, const ZernikeConvention& convention);
 
 // Stable column names for /parameters and frame tables: "S2_1" (Seidel l=2, m=1), "Z4".
 [[nodiscard]] std::string term_name(const SeidelTerm& t);
