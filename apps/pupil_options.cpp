@@ -10,8 +10,20 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
                "l,m,W: W waves of rho^l cos^m(phi), e.g. 2,1,1.0 or 4,0,0.25 (repeatable)")
       ->type_name("l,m,W");
   c.add_option("--zernike", o.zernike,
-               "j,c: c waves RMS of Noll Zernike j >= 1, e.g. 4,0.1 (repeatable)")
+               "j,c: c waves of Zernike j, e.g. 4,0.1 (repeatable); by default j is Noll's "
+               "(j >= 1) and c the term's RMS: see --zernike-order and --zernike-norm")
       ->type_name("j,c");
+  c.add_option("--zernike-order", o.zernike_order,
+               "How --zernike, --vary, --random and --frames number Zernikes: noll (Noll 1976, "
+               "from 1), ansi (ANSI Z80.28/OSA j = (n(n+2)+m)/2, from 0) or fringe (University "
+               "of Arizona/Zemax Fringe, 1-37)")
+      ->check(CLI::IsMember({"noll", "ansi", "fringe"}))
+      ->capture_default_str();
+  c.add_option("--zernike-norm", o.zernike_norm,
+               "rms: c is the term's RMS over the pupil (Noll's orthonormal terms); unit: the "
+               "radial part is 1 at the rim, no sqrt(n+1) factor (default: rms for noll and "
+               "ansi, unit for fringe)")
+      ->check(CLI::IsMember({"rms", "unit"}));
   c.add_option("--obscuration", o.obscuration, "Central obscuration ratio in [0, 1)")
       ->type_name("E")
       ->capture_default_str();
@@ -43,10 +55,17 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
              "much as the stages (default: small runs report one fused stage)");
 }
 
+ZernikeConvention zernike_convention(const PupilOptions& o) {
+  // CLI11 checks both against their lists, from the command line and config files alike.
+  const ZernikeOrdering order = *parse_zernike_ordering(o.zernike_order);
+  return {order, o.zernike_norm.empty() ? default_norm(order) : *parse_zernike_norm(o.zernike_norm)};
+}
+
 PhaseTerms parse_terms(const PupilOptions& o) {
+  const ZernikeOrdering order = zernike_convention(o).order;
   PhaseTerms terms;
   for (const auto& t : o.seidel) terms.seidel.push_back(parse_seidel(t, "--seidel"));
-  for (const auto& t : o.zernike) terms.zernike.push_back(parse_zernike(t, "--zernike"));
+  for (const auto& t : o.zernike) terms.zernike.push_back(parse_zernike(t, "--zernike", order));
   return terms;
 }
 
@@ -54,6 +73,7 @@ void apply(const PupilOptions& o, RunSpec& s) {
   s.grid = *parse_grid(o.grid);
   s.normalization = *parse_normalization(o.normalize);
   s.obscuration = o.obscuration;
+  s.zernike = zernike_convention(o);
   s.threads = o.threads;
   s.device = o.device;
   s.wisdom = o.wisdom;

@@ -14,6 +14,8 @@ struct PupilOptions {
   std::string grid = "centered";
   std::vector<std::string> seidel;
   std::vector<std::string> zernike;
+  std::string zernike_order = "noll";
+  std::string zernike_norm;  // empty: the ordering's own (default_norm)
   double obscuration = 0.0;
   std::string normalize = "peak";
   int threads = 0;
@@ -24,9 +26,12 @@ struct PupilOptions {
 };
 
 void add_pupil_options(CLI::App& command, PupilOptions& options);
-// The fixed phase terms; throws InputError naming --seidel or --zernike.
+// How --zernike, --vary, --random and --frames index and normalize Zernikes.
+[[nodiscard]] ZernikeConvention zernike_convention(const PupilOptions& options);
+// The fixed phase terms as written, Zernikes under zernike_convention() (to_noll maps them);
+// throws InputError naming --seidel or --zernike.
 [[nodiscard]] PhaseTerms parse_terms(const PupilOptions& options);
-// Copies everything but the terms into `spec`.
+// Copies everything but the terms into `spec`, the Zernike convention included.
 void apply(const PupilOptions& options, RunSpec& spec);
 
 }  // namespace psfsim::app

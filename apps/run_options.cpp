@@ -36,8 +36,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "S2_0,0,2,5")
       ->type_name("TERM,START,STOP,COUNT");
   run.add_option("--random", o.random,
-                 "Batch: Noll terms JMIN..JMAX drawn from a normal distribution with an expected "
-                 "RMS wavefront of RMS waves, reproducible from SEED, e.g. 4-15,0.05,1000,1")
+                 "Batch: Zernike terms JMIN..JMAX (numbered as --zernike-order says) drawn from a "
+                 "normal distribution with an expected RMS wavefront of RMS waves, reproducible "
+                 "from SEED, e.g. 4-15,0.05,1000,1")
       ->type_name("JMIN-JMAX,RMS,COUNT,SEED");
   run.add_option("--frames", o.frames,
                  "Batch: CSV table, a header naming the terms (Z4,S2_1,...) and one row per frame")
@@ -80,15 +81,16 @@ RunSpec to_run_spec(const RunOptions& o) {
   s.quiet = o.quiet;
   s.chunk_frames = o.chunk_frames;
   s.compression = o.compression;
-  const PhaseTerms terms = parse_terms(o.pupil);
-  s.fixed_terms = terms;
+  // The effective configuration records the terms as written; the frames hold Noll terms.
+  s.fixed_terms = parse_terms(o.pupil);
+  const PhaseTerms terms = to_noll(s.fixed_terms, s.zernike);
   s.vary = o.vary;
   s.random = o.random;
   s.frames_file = o.frames;
   validate(s);  // before expanding: it checks that at most one batch source is given
-  if (!o.vary.empty()) s.frames = expand(terms, parse_vary(o.vary));
-  else if (!o.random.empty()) s.frames = expand(terms, parse_random(o.random));
-  else if (!o.frames.empty()) s.frames = read_frames_csv(terms, o.frames);
+  if (!o.vary.empty()) s.frames = expand(terms, parse_vary(o.vary, s.zernike));
+  else if (!o.random.empty()) s.frames = expand(terms, parse_random(o.random, s.zernike.order));
+  else if (!o.frames.empty()) s.frames = read_frames_csv(terms, o.frames, s.zernike);
   else s.frames = {terms};
   return s;
 }

@@ -52,6 +52,9 @@ std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backe
   t << "grid = " << toml_string(p.grid) << "\n";
   if (!p.seidel.empty()) t << "seidel = " << toml_array(p.seidel) << "\n";
   if (!p.zernike.empty()) t << "zernike = " << toml_array(p.zernike) << "\n";
+  const ZernikeConvention zernike = zernike_convention(p);
+  t << "zernike-order = " << toml_string(std::string(to_string(zernike.order))) << "\n";
+  t << "zernike-norm = " << toml_string(std::string(to_string(zernike.norm))) << "\n";
   t << "obscuration = " << format_number(p.obscuration) << "\n";
   t << "normalize = " << toml_string(p.normalize) << "\n";
   t << "threads = " << p.threads << "\n";
@@ -159,7 +162,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
       throw InputError("--crop " + std::to_string(k) + ": must be between 1 and " +
                        std::to_string(max_padded_size));
   if (o.propagations.empty()) throw InputError("--propagation: needs at least one value");
-  PhaseTerms terms = parse_terms(o.pupil);
+  PhaseTerms terms = to_noll(parse_terms(o.pupil), zernike_convention(o.pupil));
   if (terms.seidel.empty() && terms.zernike.empty()) terms.seidel.push_back({2, 1, 1.0});
   // One spec per (N, K, propagation); fft rows whose K exceeds M are left out.
   std::vector<RunSpec> specs;

@@ -56,6 +56,9 @@ std::string to_toml(const RunSpec& spec) {
   // CLI11 rejects an empty array for an option, so absent terms are absent keys.
   if (!first.seidel.empty()) t << "seidel = " << toml_array(first.seidel) << "\n";
   if (!first.zernike.empty()) t << "zernike = " << toml_array(first.zernike) << "\n";
+  // The terms above, --vary, --random and --frames are as written, under this convention.
+  t << "zernike-order = " << toml_string(std::string(to_string(spec.zernike.order))) << "\n";
+  t << "zernike-norm = " << toml_string(std::string(to_string(spec.zernike.norm))) << "\n";
   t << "obscuration = " << format_number(spec.obscuration) << "\n";
   t << "normalize = " << toml_string(std::string(to_string(spec.normalization))) << "\n";
   if (!spec.vary.empty()) t << "vary = " << toml_string(spec.vary) << "\n";
