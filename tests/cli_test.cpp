@@ -55,10 +55,13 @@ std::vector<BadInput> bad_inputs() {
   const std::string unknown_key = write_text(d + "/unknown-key.toml", "[run]\nsampels = 64\n");
   const std::string wrong_type = write_text(d + "/wrong-type.toml", "[run]\nsamples = \"many\"\n");
   const std::string bad_choice = write_text(d + "/bad-choice.toml", "[run]\ngrid = \"square\"\n");
+  const std::string bad_order =
+      write_text(d + "/bad-order.toml", "[run]\nzernike-order = \"osa\"\n");
   const std::string short_row = write_text(d + "/short-row.csv", "Z4,Z11\n0.1,0.2\n0.3\n");
   const std::string bad_term = write_text(d + "/bad-term.csv", "Z4,W7\n0.1,0.2\n");
   const std::string bad_number = write_text(d + "/bad-number.csv", "Z4\n0.1\nlots\n");
   const std::string repeated = write_text(d + "/repeated.csv", "# defocus\nZ4, S2_1,Z4\n0.1,0.2,0.3\n");
+  const std::string fringe_csv = write_text(d + "/fringe.csv", "Z9,Z38\n0.1,0.2\n");
   return {
       {"unknown_option", "run --bogus 3", "--bogus"},
       {"wrong_type", "run --samples abc", "--samples"},
@@ -137,6 +140,24 @@ std::vector<BadInput> bad_inputs() {
       {"compression_lz4_level", "run --compression lz4:3", "--compression lz4:3"},
       {"zero_aperture", "run --samples 2 --grid linspace --backend cpu", "--obscuration"},
       {"sweep_zero_aperture", "sweep --sizes 2 --grid linspace --backends cpu", "aperture"},
+      // SPEC §7: Zernike orderings.
+      {"zernike_order_unknown", "run --zernike-order zemax", "--zernike-order"},
+      {"zernike_norm_unknown", "run --zernike-norm peak", "--zernike-norm"},
+      {"fringe_index_38", "run --zernike-order fringe --zernike 38,0.1",
+       "--zernike '38,0.1': Fringe indices run from 1 to 37"},
+      {"ansi_index_negative", "run --zernike-order ansi --zernike=-1,0.1",
+       "ANSI indices run from 0 to 324"},
+      {"noll_index_above_325", "run --zernike-norm unit --zernike 326,0.1",
+       "Noll indices run from 1 to 325"},
+      {"fringe_vary_38", "run --zernike-order fringe --vary Z38,0,1,3",
+       "--vary 'Z38,0,1,3': the Fringe index of 'Z38'"},
+      {"fringe_random_range", "run --zernike-order fringe --random 30-40,0.1,3,1",
+       "JMAX, a Fringe index"},
+      {"fringe_csv_header", "run --zernike-order fringe --frames " + fringe_csv,
+       "fringe.csv:1: the Fringe index of 'Z38'"},
+      {"sweep_fringe_index", "sweep --zernike-order fringe --zernike 40,0.1",
+       "Fringe indices run from 1 to 37"},
+      {"config_bad_zernike_order", "run -c " + bad_order, "--zernike-order"},
   };
 }
 

@@ -36,6 +36,11 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"grid", {"--grid linspace", "grid = \"linspace\""}},
       {"seidel", {"--seidel 2,1,0.5 --seidel 4,0,0.25", "seidel = [\"2,1,0.5\", \"4,0,0.25\"]"}},
       {"zernike", {"--zernike 4,0.1 --zernike 11,0.05", "zernike = [\"4,0.1\", \"11,0.05\"]"}},
+      // SPEC §7: with a term for the convention to read (Fringe 9 is Noll 11 / sqrt(5)).
+      {"zernike-order", {"--zernike-order fringe --zernike 9,0.3",
+                         "zernike-order = \"fringe\"\nzernike = [\"9,0.3\"]"}},
+      {"zernike-norm", {"--zernike-norm unit --zernike 4,0.3",
+                        "zernike-norm = \"unit\"\nzernike = [\"4,0.3\"]"}},
       {"obscuration", {"--obscuration 0.3", "obscuration = 0.3"}},
       {"normalize", {"--normalize sum", "normalize = \"sum\""}},
       {"threads", {"--threads 1", "threads = 1"}},
