@@ -28,8 +28,8 @@ int main(int argc, char** argv) {
 
   try {
     if (cli->run->parsed()) {
-      const psfsim::RunSpec spec = psfsim::app::to_run_spec(cli->run_options);
-      psfsim::app::execute_run(spec, psfsim::quote_command_line(argc, argv));
+      psfsim::app::execute_run(psfsim::app::to_run_spec(cli->run_options),
+                               psfsim::quote_command_line(argc, argv));
     } else if (cli->sweep->parsed()) {
       psfsim::app::execute_sweep(cli->sweep_options, psfsim::quote_command_line(argc, argv));
     } else if (cli->info->parsed()) {

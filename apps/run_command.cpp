@@ -35,11 +35,13 @@ void print_summary(const PsfRun& run, const TimingLog& log) {
 
 }  // namespace
 
-void execute_run(const RunSpec& spec, const std::string& command_line) {
+void execute_run(RunSpec spec, const std::string& command_line) {
   // The path first: nothing is planned or computed for a file that cannot be written.
   PsfFileWriter file(spec.output, spec.force, command_line);
-  PsfRun run(spec, builtin_backends());
-  ProgressBar progress(spec.frames.size() * spec.repeat, !spec.quiet);
+  const std::size_t total = spec.frames.size() * static_cast<std::size_t>(spec.repeat);
+  const bool quiet = spec.quiet;
+  PsfRun run(std::move(spec), builtin_backends());  // a batch can hold millions of frames
+  ProgressBar progress(total, !quiet);
   const TimingLog log = run.execute(
       file, [&progress](std::size_t done, std::size_t) { progress.update(done); });
   progress.finish();

@@ -6,6 +6,6 @@
 namespace psfsim::app {
 
 // Computes the run and writes its file; prints a one-screen summary to stdout.
-void execute_run(const RunSpec& spec, const std::string& command_line);
+void execute_run(RunSpec spec, const std::string& command_line);
 
 }  // namespace psfsim::app

@@ -2,6 +2,8 @@
 // parsing rules.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -58,6 +60,38 @@ TEST(FrameSources, VaryStepsLinearlyAndReplacesTheFixedValue) {
   const auto seidel = expand(PhaseTerms{}, parse_vary("S2_0,0,2,3"));
   EXPECT_DOUBLE_EQ(seidel[2].seidel.at(0).waves, 2.0);
   EXPECT_EQ(seidel[2].seidel.at(0).l, 2);
+}
+
+// The draws, however the frames are built, are the raw Mersenne Twister stream through
+// Box-Muller in order (written out here from the definition): files made by earlier versions
+// from the same seed hold the same coefficients. An odd number of draws per frame (7) puts
+// the pairs across frame boundaries.
+TEST(FrameSources, RandomDrawsAreTheSeedsBoxMullerStreamInOrder) {
+  const auto frames = expand(PhaseTerms{}, parse_random("4-10,0.35,5001,2026"));
+  std::mt19937_64 engine(2026);
+  const double sigma = 0.35 / std::sqrt(7.0);
+  double spare = 0.0;
+  bool has_spare = false;
+  const auto next = [&] {
+    if (has_spare) {
+      has_spare = false;
+      return spare;
+    }
+    const double u1 = (static_cast<double>(engine() >> 11) + 1.0) * 0x1.0p-53;
+    const double u2 = static_cast<double>(engine() >> 11) * 0x1.0p-53;
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    spare = r * std::sin(2.0 * M_PI * u2);
+    has_spare = true;
+    return r * std::cos(2.0 * M_PI * u2);
+  };
+  ASSERT_EQ(frames.size(), 5001u);
+  for (const auto& frame : frames) {
+    ASSERT_EQ(frame.zernike.size(), 7u);
+    for (int j = 4; j <= 10; ++j) {
+      EXPECT_EQ(frame.zernike[j - 4].j, j);
+      ASSERT_EQ(frame.zernike[j - 4].waves, sigma * next());
+    }
+  }
 }
 
 TEST(FrameSources, RandomIsReproducibleFromItsSeedAndHasTheRequestedRms) {

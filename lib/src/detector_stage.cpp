@@ -2,33 +2,13 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
+#include "contiguous_parallel.hpp"
 #include "psfsim/detector.hpp"
 #include "psfsim/errors.hpp"
 
 namespace psfsim {
-namespace {
 
-// Frames split over the cores in contiguous runs; each worker keeps its own scratch.
-template <typename Work>
-void over_frames(std::size_t frames, Work&& work) {
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t workers = std::min(frames, cores);
-  if (workers <= 1) {
-    work(0, frames);
-    return;
-  }
-  std::vector<std::thread> team;
-  const std::size_t per = (frames + workers - 1) / workers;
-  for (std::size_t w = 0; w < workers; ++w) {
-    const std::size_t lo = w * per, hi = std::min(frames, lo + per);
-    if (lo < hi) team.emplace_back([&work, lo, hi] { work(lo, hi); });
-  }
-  for (auto& t : team) t.join();
-}
-
-}  // namespace
 
 DetectorStage::DetectorStage(const RunSpec& spec, const Geometry& g, double aperture_sum,
                              std::size_t max_frames)
@@ -111,7 +91,7 @@ const void* DetectorStage::process(const void* in, std::size_t frames, std::size
     using T = decltype(tag);
     const T* src = static_cast<const T*>(in);
     T* dst = static_cast<T*>(out);
-    over_frames(frames, [&](std::size_t lo, std::size_t hi) {
+    for_contiguous_runs(frames, [&](std::size_t lo, std::size_t hi) {
       std::vector<T> scratch(2 * sub_pixels);
       for (std::size_t f = lo; f < hi; ++f)
         process_frame(src + f * sub_pixels, dst + f * pixels, scratch.data(), first + f);

@@ -1,0 +1,28 @@
+#pragma once
+// Work over [0, count) split into one contiguous run per core, each run on its own thread
+// (the caller's thread waits): for host passes over frames that need no shared state.
+#include <algorithm>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace psfsim {
+
+template <typename Work>  // Work(std::size_t first, std::size_t last)
+void for_contiguous_runs(std::size_t count, Work&& work) {
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t workers = std::min(count, cores);
+  if (workers <= 1) {
+    work(std::size_t{0}, count);
+    return;
+  }
+  std::vector<std::thread> team;
+  const std::size_t per = (count + workers - 1) / workers;
+  for (std::size_t w = 0; w < workers; ++w) {
+    const std::size_t lo = w * per, hi = std::min(count, lo + per);
+    if (lo < hi) team.emplace_back([&work, lo, hi] { work(lo, hi); });
+  }
+  for (auto& t : team) t.join();
+}
+
+}  // namespace psfsim
