@@ -6,6 +6,10 @@ if(NOT PSFSIM_FFTW3_FOUND)
 endif()
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(HDF5 REQUIRED COMPONENTS C HL)  # HL: dimension scales on /psf
+# CFITSIO reads FITS pupil maps (Debian: libcfitsio-dev). GLOBAL: the static core passes it
+# on to whatever links it; psfsimConfig.cmake.in repeats the lookup for consumers.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(PSFSIM_CFITSIO REQUIRED IMPORTED_TARGET GLOBAL cfitsio)
 find_package(CLI11 CONFIG QUIET)
 if(NOT CLI11_FOUND)
   find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)

@@ -26,7 +26,7 @@ set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION "psfsim library: headers, static libraries and \
 the CMake package (find_package(psfsim), target psfsim::psfsim)")
 # What psfsimConfig.cmake finds for a consumer's link (the static libraries' dependencies).
-set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libhdf5-dev, libfftw3-dev, libopenblas-dev, pkg-config")
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libhdf5-dev, libfftw3-dev, libopenblas-dev, libcfitsio-dev, pkg-config")
 
 set(CPACK_PSFSIM_HAVE_CUDA ${PSFSIM_HAVE_CUDA})
 set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_SOURCE_DIR}/cmake/psfsim_cpack_checks.cmake)

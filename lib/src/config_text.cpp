@@ -39,6 +39,15 @@ void write_optics(std::ostream& t, const OpticsSpec& o) {
   }
 }
 
+void write_aperture(std::ostream& t, const ApertureSpec& a) {
+  if (a.spiders) t << "spiders = " << toml_string(to_string(*a.spiders)) << "\n";
+  if (a.hex_segments) t << "hex-segments = " << toml_string(to_string(*a.hex_segments)) << "\n";
+  if (!a.amplitude.empty()) t << "pupil-amplitude = " << toml_string(a.amplitude) << "\n";
+  if (!a.opd.empty()) t << "pupil-opd = " << toml_string(a.opd) << "\n";
+  if (!a.opd.empty() || a.opd_units != AberrationUnits::waves)
+    t << "opd-units = " << toml_string(std::string(to_string(a.opd_units))) << "\n";
+}
+
 }  // namespace
 
 std::string to_toml(const RunSpec& spec) {
@@ -60,6 +69,7 @@ std::string to_toml(const RunSpec& spec) {
   t << "zernike-order = " << toml_string(std::string(to_string(spec.zernike.order))) << "\n";
   t << "zernike-norm = " << toml_string(std::string(to_string(spec.zernike.norm))) << "\n";
   t << "obscuration = " << format_number(spec.obscuration) << "\n";
+  write_aperture(t, spec.aperture);
   t << "normalize = " << toml_string(std::string(to_string(spec.normalization))) << "\n";
   if (!spec.vary.empty()) t << "vary = " << toml_string(spec.vary) << "\n";
   if (!spec.random.empty()) t << "random = " << toml_string(spec.random) << "\n";

@@ -21,6 +21,17 @@ namespace fs = std::filesystem;
 namespace {
 
 void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames, AberrationUnits units);
+
+// SPEC §7's aperture, where the options give one, in the options' own syntax.
+void write_aperture_attributes(hid_t psf, const ApertureSpec& a) {
+  if (a.spiders) h5::set_attribute(psf, "spiders", to_string(*a.spiders));
+  if (a.hex_segments) h5::set_attribute(psf, "hex_segments", to_string(*a.hex_segments));
+  if (!a.amplitude.empty()) h5::set_attribute(psf, "pupil_amplitude", a.amplitude);
+  if (!a.opd.empty()) {
+    h5::set_attribute(psf, "pupil_opd", a.opd);
+    h5::set_attribute(psf, "opd_units", std::string(to_string(a.opd_units)));
+  }
+}
 void write_timings(hid_t root, const TimingLog& log);
 
 // SPEC §6's attributes, in SI units, where the options give them.
@@ -128,6 +139,7 @@ void PsfFileWriter::create(const RunHeader& header) {
   h5::set_attribute(psf, "precision", std::string(to_string(precision)));
   h5::set_attribute(psf, "backend", header.backend);
   h5::set_attribute(psf, "obscuration", header.spec.obscuration);
+  write_aperture_attributes(psf, header.spec.aperture);
   h5::set_attribute(psf, "crop", static_cast<long long>(g.frame));
   h5::set_attribute(psf, "compression", d.compression.text());
   h5::attach_dimension_scales(root, psf, header.spec.frames.size(), g);

@@ -86,8 +86,10 @@ std::span<const PhasePolynomial> PsfRun::phases(std::size_t first, std::size_t c
   // A batch of one chunk is compiled once, however often it is computed.
   if (!(compiled_valid_ && compiled_first_ == first && compiled_.size() == count)) {
     compiled_.clear();
-    for (std::size_t f = first; f < first + count; ++f)
+    for (std::size_t f = first; f < first + count; ++f) {
       compiled_.push_back(compile_phase(in_waves(spec_.frames[f]), degree_));
+      compiled_.back().batch_index = static_cast<long long>(f);
+    }
     compiled_first_ = first;
     compiled_valid_ = true;
   }
@@ -129,7 +131,8 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   log.threads = backend.threads();
   log.fused = backend.fused_stages();
   if (detector_ && detector_->needs_peak_reference()) {
-    const PhasePolynomial flat = compile_phase(PhaseTerms{}, degree_);
+    PhasePolynomial flat = compile_phase(PhaseTerms{}, degree_);
+    flat.batch_index = -1;  // aberration-free: no OPD map either
     detector_->set_peak_reference(backend.compute(std::span(&flat, 1)).data);
   }
 

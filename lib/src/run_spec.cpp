@@ -61,6 +61,7 @@ void validate(const RunSpec& spec) {
                         "--crop " + std::to_string(*spec.crop) + ": must be between 1 and " +
                             std::to_string(max_padded_size));
   const Geometry g = geometry(spec);  // the sampling options' own checks
+  validate_aperture(spec.aperture, g.reference_wavelength_m);
   // Beyond M the FFT has no pixels; an explicit MFT computes them (the pattern repeats
   // with period M pixels there, as the sampled pupil's transform does).
   if (spec.crop && !g.physical && spec.optics.propagation != Propagation::mft) {
@@ -140,7 +141,14 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   }
   p.fft_effort = spec.fft_effort;
   p.stage_timing = spec.stage_timing;
-  return with_pupil_facts(std::move(p));
+  p.pupil = std::make_shared<const PupilFacts>(p.samples, p.padded, p.grid, p.obscuration,
+                                               spec.aperture, g.reference_wavelength_m,
+                                               spec.frames.size());
+  if (p.pupil->amplitude_maps > 1 &&
+      (spec.normalization == Normalization::peak || spec.optics.photons))
+    throw InputError("--pupil-amplitude: one amplitude map per frame needs --normalize none or "
+                     "sum and no --photons (both take one aperture's sum of A)");
+  return p;
 }
 
 }  // namespace psfsim

@@ -1,8 +1,52 @@
 #pragma once
 // The pupil beyond the annulus (SPEC §7): spiders, segmented hexagons, amplitude and OPD maps
-// from files. Filled by the CLI; turned into the sampled pupil by pupil_facts.
+// from files. Filled by the CLI; turned into the sampled pupil by pupil_facts (geometry in
+// aperture_geometry, files in pupil_maps). docs/pupils.md has the rules.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "psfsim/optics_spec.hpp"  // AberrationUnits: --opd-units takes the same units
+
 namespace psfsim {
 
-struct ApertureSpec {};
+// --spiders COUNT,WIDTH[,ANGLE]: COUNT radial struts from the optical axis to the rim, WIDTH a
+// fraction of D, the first at ANGLE degrees from +x, the others evenly spaced.
+struct Spiders {
+  int count = 0;
+  double width = 0.0;
+  double angle_deg = 0.0;
+};
+
+// --hex-segments RINGS,GAP[,nocenter]: 1 + 3 RINGS (RINGS + 1) hexagons, GAP a fraction of D.
+struct HexSegments {
+  int rings = 0;
+  double gap = 0.0;
+  bool center = true;
+};
+
+struct ApertureSpec {
+  std::optional<Spiders> spiders;
+  std::optional<HexSegments> hex_segments;
+  std::string amplitude;  // --pupil-amplitude FILE[:DATASET] as written; empty: none
+  std::string opd;        // --pupil-opd FILE[:DATASET] as written; empty: none
+  AberrationUnits opd_units = AberrationUnits::waves;
+
+  // Only the annulus of --obscuration: the backends' span fast path, no map.
+  [[nodiscard]] bool plain() const noexcept {
+    return !spiders && !hex_segments && amplitude.empty() && opd.empty();
+  }
+};
+
+// Parse the options' text; throw InputError naming `option` and the text.
+[[nodiscard]] Spiders parse_spiders(std::string_view text, std::string_view option);
+[[nodiscard]] HexSegments parse_hex_segments(std::string_view text, std::string_view option);
+// The options' text for a parsed value, which parses back to the same value.
+[[nodiscard]] std::string to_string(const Spiders& s);
+[[nodiscard]] std::string to_string(const HexSegments& h);
+
+// Range checks (InputError naming the option). `reference_wavelength_m` (0: none) turns an
+// OPD in nm or um into waves. Does not touch the file system.
+void validate_aperture(const ApertureSpec& aperture, double reference_wavelength_m);
 
 }  // namespace psfsim
