@@ -22,12 +22,14 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// The pupil as the MFT reads it: N x N, no padding, no shift modulation.
+// The pupil as the MFT reads it: N x N, no padding, no shift modulation; the same aperture
+// and maps.
 PsfPlan unpadded(PsfPlan plan) {
   plan.padded = plan.samples;
-  auto facts = std::make_shared<PupilFacts>(plan.samples, plan.samples, plan.grid,
-                                            plan.obscuration);
-  std::fill(facts->shift_waves.begin(), facts->shift_waves.end(), 0.0);
+  auto facts = std::make_shared<PupilFacts>(plan.pupil_facts());
+  facts->padded = plan.samples;
+  facts->offset = 0;
+  facts->shift_waves.assign(static_cast<std::size_t>(plan.samples), 0.0);
   plan.pupil = std::move(facts);
   return plan;
 }
@@ -132,7 +134,8 @@ FrameBlock MftBackend<T>::compute(std::span<const PhasePolynomial> frames) {
         PupilScratch& scratch = scratch_[omp_get_thread_num()];
         Complex* field = pupils_.data() + static_cast<std::size_t>(f) * n2;
         if (channel.phase_scale == 1.0) builder_.build(phase, field, scratch);
-        else builder_.build(scaled(phase, channel.phase_scale), field, scratch);
+        else
+          builder_.build(scaled(phase, channel.phase_scale), field, scratch, channel.phase_scale);
       }
       pupil_seconds += seconds_since(t0);
       t0 = Clock::now();

@@ -43,9 +43,9 @@ PupilBuilder::PupilBuilder(const PsfPlan& plan)
 
 template <typename T>
 void PupilBuilder::build(const PhasePolynomial& phase, std::complex<T>* field,
-                         PupilScratch& scratch) const {
+                         PupilScratch& scratch, double opd_scale) const {
   clear_outer_rows(field);
-  build_rows(phase, field, scratch, 0, samples_);
+  build_rows(phase, field, scratch, 0, samples_, opd_scale);
 }
 
 template <typename T>
@@ -60,7 +60,7 @@ void PupilBuilder::clear_outer_rows(std::complex<T>* field) const {
 
 template <typename T>
 void PupilBuilder::build_rows(const PhasePolynomial& phase, std::complex<T>* field,
-                              PupilScratch& s, int first, int last) const {
+                              PupilScratch& s, int first, int last, double opd_scale) const {
   const int n = samples_;
   const int stride = phase.stride();
   s.phase.resize(n);
@@ -68,6 +68,9 @@ void PupilBuilder::build_rows(const PhasePolynomial& phase, std::complex<T>* fie
   s.rho_part.resize(n);
   s.row_coeffs.resize(stride);
   s.row_rho_coeffs.resize(stride);
+  const double* amplitude = facts_->amplitude_of(phase.batch_index);
+  const double* opd = facts_->opd_of(phase.batch_index);
+  if (opd != nullptr) s.opd_shift.resize(n);
   PupilRow row;
   row.plain = phase.plain.data();
   row.with_rho = phase.uses_rho() ? phase.with_rho.data() : nullptr;
@@ -80,6 +83,8 @@ void PupilBuilder::build_rows(const PhasePolynomial& phase, std::complex<T>* fie
   row.rho_part = s.rho_part.data();
   row.row_coeffs = s.row_coeffs.data();
   row.row_rho_coeffs = s.row_rho_coeffs.data();
+  row.opd_shift = s.opd_shift.data();
+  row.opd_scale = opd_scale;
   const PupilRowKernel<T> kernel = best_pupil_row_kernel<T>();
 
   for (int r = first; r < last; ++r) {
@@ -90,19 +95,22 @@ void PupilBuilder::build_rows(const PhasePolynomial& phase, std::complex<T>* fie
     row.hi = span.hi;
     row.obscured_lo = span.obscured_lo;
     row.obscured_hi = span.obscured_hi;
+    const std::size_t at = static_cast<std::size_t>(r) * n;
+    row.amplitude = amplitude != nullptr ? amplitude + at : nullptr;
+    row.opd = opd != nullptr ? opd + at : nullptr;
     kernel(row, field + static_cast<std::size_t>(offset_ + r) * padded_ + offset_);
   }
 }
 
 template void PupilBuilder::build<float>(const PhasePolynomial&, std::complex<float>*,
-                                         PupilScratch&) const;
+                                         PupilScratch&, double) const;
 template void PupilBuilder::build<double>(const PhasePolynomial&, std::complex<double>*,
-                                          PupilScratch&) const;
+                                          PupilScratch&, double) const;
 template void PupilBuilder::clear_outer_rows<float>(std::complex<float>*) const;
 template void PupilBuilder::clear_outer_rows<double>(std::complex<double>*) const;
 template void PupilBuilder::build_rows<float>(const PhasePolynomial&, std::complex<float>*,
-                                              PupilScratch&, int, int) const;
+                                              PupilScratch&, int, int, double) const;
 template void PupilBuilder::build_rows<double>(const PhasePolynomial&, std::complex<double>*,
-                                               PupilScratch&, int, int) const;
+                                               PupilScratch&, int, int, double) const;
 
 }  // namespace psfsim::cpu

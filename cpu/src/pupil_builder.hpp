@@ -17,6 +17,7 @@ struct PupilScratch {
   std::vector<double> rho;
   std::vector<double> row_coeffs;
   std::vector<double> row_rho_coeffs;
+  std::vector<double> opd_shift;
 };
 
 class PupilBuilder {
@@ -26,14 +27,17 @@ class PupilBuilder {
   // Writes the N x N pupil window of the M x M array `field` and zeroes the rest of the
   // pupil columns (which the in-place column FFT fills); the columns outside the window are
   // never touched and must hold zeros.
+  // `opd_scale` multiplies the frame's OPD map (the MFT's lambda_ref / lambda_k); the maps
+  // are those of phase.batch_index.
   template <typename T>
-  void build(const PhasePolynomial& phase, std::complex<T>* field, PupilScratch& scratch) const;
+  void build(const PhasePolynomial& phase, std::complex<T>* field, PupilScratch& scratch,
+             double opd_scale = 1.0) const;
 
   // The two halves of build(), for splitting one frame across threads: the window's rows
   // [first, last), and the zeroing of the pupil columns outside the window.
   template <typename T>
   void build_rows(const PhasePolynomial& phase, std::complex<T>* field, PupilScratch& scratch,
-                  int first, int last) const;
+                  int first, int last, double opd_scale = 1.0) const;
 
   template <typename T>
   void clear_outer_rows(std::complex<T>* field) const;
@@ -41,7 +45,7 @@ class PupilBuilder {
   [[nodiscard]] int offset() const noexcept { return offset_; }
 
  private:
-  std::shared_ptr<const PupilFacts> facts_;  // coordinates, shifts and aperture spans
+  std::shared_ptr<const PupilFacts> facts_;  // coordinates, shifts, spans and maps
   int samples_;
   int padded_;
   int offset_;

@@ -108,6 +108,13 @@ void build_row(const PupilRow& r, std::complex<T>* out_complex) {
   if (span == 0) return;
   const double* __restrict x = r.x + lo;
   const double* __restrict col_shift = r.col_shift + lo;
+  if (r.opd != nullptr) {  // the OPD rides on the column shifts: every phase path adds those
+    const double* __restrict opd = r.opd + lo;
+    double* __restrict shifted = r.opd_shift;
+    const double scale = r.opd_scale;
+    for (int c = 0; c < span; ++c) shifted[c] = col_shift[c] + scale * opd[c];
+    col_shift = shifted;
+  }
   T* __restrict out = reinterpret_cast<T*>(out_complex + lo);  // interleaved re, im
   collapse_row(r.plain, r.stride, r.y, r.row_coeffs);
   if (r.with_rho != nullptr) collapse_row(r.with_rho, r.stride, r.y, r.row_rho_coeffs);
@@ -127,6 +134,14 @@ void build_row(const PupilRow& r, std::complex<T>* out_complex) {
     }
     const double row_shift = r.row_shift;
     for (int c = 0; c < span; ++c) store(out, c, sincos_turns<T>(w[c] + row_shift + col_shift[c]));
+  }
+  if (r.amplitude != nullptr) {
+    const double* __restrict a = r.amplitude + lo;
+    for (int c = 0; c < span; ++c) {
+      const T v = static_cast<T>(a[c]);
+      out[2 * c] = v == T(0) ? T(0) : out[2 * c] * v;
+      out[2 * c + 1] = v == T(0) ? T(0) : out[2 * c + 1] * v;
+    }
   }
   std::fill(out_complex + r.obscured_lo, out_complex + r.obscured_hi, std::complex<T>{});
 }

@@ -19,6 +19,11 @@ struct PupilRow {
   int hi = 0;
   int obscured_lo = 0;
   int obscured_hi = 0;
+  // SPEC §7's maps, n-long rows or null: A multiplies each sample (0 writes a zero), the OPD
+  // (waves, times opd_scale) joins the phase.
+  const double* amplitude = nullptr;
+  const double* opd = nullptr;
+  double opd_scale = 1.0;
   int n = 0;
   // n-long scratch rows and stride-long coefficient scratch
   double* phase = nullptr;
@@ -26,6 +31,7 @@ struct PupilRow {
   double* rho_part = nullptr;
   double* row_coeffs = nullptr;
   double* row_rho_coeffs = nullptr;
+  double* opd_shift = nullptr;  // n-long: col_shift plus the OPD
 };
 
 template <typename T>
