@@ -19,6 +19,7 @@
 #include "psfsim/memory_budget.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "pupil_kernel.hpp"
+#include "pupil_map_buffers.hpp"
 #include "stage_clock.hpp"
 #include "stream_and_events.hpp"
 
@@ -76,6 +77,7 @@ class CufftBackend final : public Backend {
   Event copies_done_{cudaEventDisableTiming};
   StageClock clock_{policy_.timing};
   DeviceBuffer<double> grid_table_;
+  PupilMapBuffers maps_;            // SPEC §7's amplitude and OPD maps, uploaded once
   DeviceBuffer<Complex> pupil_;     // zero padding written once, window every call
   DeviceBuffer<Complex> spectrum_;  // out-of-place FFT result
   DeviceBuffer<Real> device_frames_;
@@ -98,7 +100,8 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     : plan_(plan), device_name_(open_device(plan)), policy_(choose_execution_policy(plan_)) {
   const PupilFacts& facts = plan_.pupil_facts();
   peak_scale_ = facts.peak_scale;
-  pupil_shape_ = {plan_.samples, plan_.padded, facts.offset, plan_.obscuration, nullptr, nullptr};
+  pupil_shape_ = {plan_.samples, plan_.padded, facts.offset, plan_.obscuration,
+                  nullptr,       nullptr,       {}};
 
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   require_device_memory();
@@ -125,6 +128,8 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
                                cudaMemcpyHostToDevice));
   pupil_shape_.coordinate = grid_table_.data();
   pupil_shape_.shift_waves = grid_table_.data() + plan_.samples;
+  maps_ = PupilMapBuffers(facts, plan_.max_batch);
+  pupil_shape_.maps = maps_.maps();
 
   // One cuFFT plan serves every call: a shorter batch transforms a few stale frames too.
   fft_ = std::make_unique<FftPlan>(plan_.padded, plan_.max_batch, plan_.precision, stream_.get());
@@ -145,7 +150,8 @@ void CufftBackend<Real>::require_device_memory() const {
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   std::size_t needed =
       2 * policy_.buffer_frames() * field_elements() * sizeof(Complex)  // pupil, spectrum
-      + (plan_.samples + plan_.padded) * sizeof(double);                // grid table
+      + (plan_.samples + plan_.padded) * sizeof(double)                 // grid table
+      + PupilMapBuffers::bytes(plan_.pupil_facts());
   if (needs_device_frames()) needed += batch * plan_.frame_elements() * sizeof(Real);
   if (plan_.normalization == Normalization::sum)
     needed += (IntensityTiling::max_blocks(plan_.frame, plan_.max_batch) + batch) * sizeof(double);
@@ -183,6 +189,7 @@ FrameBlock CufftBackend<Real>::compute(std::span<const PhasePolynomial> frames) 
 
   const int slot = next_slot_;
   const GraphKey key = stage_phase_tables(frames, slot);
+  maps_.set_frames(frames);
   const cudaStream_t stream = stream_.get();
   auto& cached = graphs_.find_or_record(key, inline_tables_, stream, [&] { issue_pipeline(key); });
   if (key.tables == TableSource::parameters)
@@ -297,7 +304,9 @@ void CufftBackend<Real>::issue_pupil_and_fft(const GraphKey& key, int first, int
   PhaseTables tables = phase_tables(key);
   tables.coefficients += static_cast<std::size_t>(first) * tables.doubles_per_frame();
   tables.frames = count;
-  launch_build_pupil<Real>(pupil_.data() + field_offset, pupil_shape_, tables,
+  PupilShape shape = pupil_shape_;
+  shape.maps = maps_.maps(first);
+  launch_build_pupil<Real>(pupil_.data() + field_offset, shape, tables,
                            key.tables == TableSource::parameters ? &inline_tables_ : nullptr,
                            stream_.get());
   mark(1);

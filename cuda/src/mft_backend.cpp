@@ -23,6 +23,7 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/memory_budget.hpp"
 #include "pupil_kernel.hpp"
+#include "pupil_map_buffers.hpp"
 #include "stream_and_events.hpp"
 
 namespace psfsim::cuda {
@@ -193,6 +194,7 @@ class MftBackend final : public Backend {
   Event launch_end_;
   std::vector<Event> stage_marks_;  // staged: 4 per piece (start, pupil, mft, intensity), end
   DeviceBuffer<double> coordinates_;
+  PupilMapBuffers maps_;  // SPEC §7's amplitude and OPD maps, uploaded once
   DeviceBuffer<double> phase_scales_;
   DeviceBuffer<Real> weights_;
   DeviceBuffer<Complex> matrices_;  // A_k, row-major K x N, channel after channel
@@ -254,6 +256,7 @@ void MftBackend<Real>::require_memory() const {
   std::size_t needed = w * pieces * (n * n + n * k + k * k) * sizeof(Complex)  // piece buffers
                        + w * k * n * sizeof(Complex)                         // matrices
                        + n * sizeof(double) + w * (sizeof(double) + sizeof(Real))
+                       + PupilMapBuffers::bytes(plan_.pupil_facts())
                        + BlasHandle::workspace_bytes;
   if (!schedule_.direct_write) needed += batch * pixels() * sizeof(Real);
   std::size_t free_bytes = 0;
@@ -284,6 +287,7 @@ void MftBackend<Real>::upload_constants() {
                                  cudaMemcpyHostToDevice));
   };
   upload(coordinates_, facts.coordinates);
+  maps_ = PupilMapBuffers(facts, plan_.max_batch);
 
   std::vector<double> scales;
   double weight_sum = 0.0;
@@ -339,6 +343,7 @@ FrameBlock MftBackend<Real>::compute(std::span<const PhasePolynomial> frames) {
 
   const int slot = next_slot_;
   const GraphKey key = stage_phase_tables(frames, slot);
+  maps_.set_frames(frames);
   const cudaStream_t stream = stream_.get();
   if (schedule_.staged) {
     issue_pipeline(key);  // not recorded: the events between the stages time this very run
@@ -472,7 +477,8 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
                             coordinates_.data(),
                             phase_scales_.data(),
                             channels(),
-                            piece_elements(static_cast<long long>(n_) * n_)};
+                            piece_elements(static_cast<long long>(n_) * n_),
+                            maps_.maps(first)};
   launch_build_channel_pupils<Real>(pupils_.data(), shape, tables, stream);
   mark(4 * static_cast<std::size_t>(piece) + 1);
   issue_products(count);

@@ -75,9 +75,11 @@ struct PaddedRow {
   DeviceComplex<Real>* out;
   double row_shift;
   const double* col_shift;
-  __device__ void inside(int c, double w) const {
+  __device__ void inside(int c, double w, double a) const {
     DeviceComplex<Real> value;
     unit_phasor(w + row_shift + col_shift[c], value);
+    value.x *= static_cast<Real>(a);  // exact for the annulus's a = 1
+    value.y *= static_cast<Real>(a);
     out[c] = value;
   }
   __device__ void outside(int c) const { out[c] = DeviceComplex<Real>{Real(0), Real(0)}; }
@@ -109,10 +111,12 @@ struct ChannelRow {
   long long channel_stride;
   int channels;
   const double* phase_scales;
-  __device__ void inside(int c, double w) const {
+  __device__ void inside(int c, double w, double a) const {
     for (int k = 0; k < channels; ++k) {
       DeviceComplex<Real> value;
       channel_phasor(phase_scales[k] * w, value);
+      value.x *= static_cast<Real>(a);
+      value.y *= static_cast<Real>(a);
       out[k * channel_stride + c] = value;
     }
   }
@@ -154,6 +158,14 @@ __global__ void __launch_bounds__(block_threads)
 
   const double* from = source.frame(phase, frame);
   for (int i = threadIdx.x; i < per_frame; i += block_threads) tables[i] = from[i];
+  // This frame's maps: its batch index picks them where there is one per frame.
+  const PupilMaps& maps = shape.maps;
+  const long long index = maps.batch_index != nullptr ? maps.batch_index[frame] : 0;
+  const double* amplitude =
+      maps.amplitude != nullptr ? maps.amplitude + (index < 0 ? 0 : index) * maps.amplitude_stride
+                                : nullptr;
+  const double* opd =
+      maps.opd != nullptr && index >= 0 ? maps.opd + index * maps.opd_stride : nullptr;
   __syncthreads();
 
   const int first_col = chunk * tiling.chunk_width;
@@ -175,13 +187,16 @@ __global__ void __launch_bounds__(block_threads)
     if constexpr (kStride > 0) __syncwarp();  // in registers now: the buffer is free again
 
     const auto out = row_of<Real>(shape, pupil, frame, r);
+    const long long row_start = static_cast<long long>(r) * n;
     for (int c = first_col + lane; c < end_col; c += warp_lanes) {
       const double x = shape.coordinate[c];
       const double rho = pupil::radius(x, y);
-      if (pupil::inside_aperture(rho, shape.obscuration)) {
+      const double a = amplitude != nullptr ? amplitude[row_start + c] : 1.0;
+      if (amplitude != nullptr ? a != 0.0 : pupil::inside_aperture(rho, shape.obscuration)) {
         double w = plain(x);
         if (phase.with_rho) w += rho * with_rho(x);
-        out.inside(c, w);
+        if (opd != nullptr) w += opd[row_start + c];
+        out.inside(c, w, a);
       } else {
         out.outside(c);
       }

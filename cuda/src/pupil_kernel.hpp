@@ -12,6 +12,20 @@ namespace psfsim::cuda {
 // collapsed row live in shared memory (32 KB at this degree). psfsim's terms stop at 24.
 inline constexpr int max_phase_degree = 40;
 
+// SPEC §7's maps (PupilFacts), in device memory: N x N doubles per map, `*_stride` doubles
+// from one frame's map to the next (0: every frame shares one); null pointers for none.
+// With `amplitude`, A is the map (0 outside the aperture) instead of the annulus test.
+struct PupilMaps {
+  const double* amplitude = nullptr;
+  const double* opd = nullptr;  // waves at the reference wavelength
+  long long amplitude_stride = 0;
+  long long opd_stride = 0;
+  // Each launched frame's batch index (PhasePolynomial::batch_index), read over the bus from
+  // pinned host memory written before each launch; null: every frame is 0. A frame of -1
+  // has no OPD (the aberration-free reference).
+  const long long* batch_index = nullptr;
+};
+
 // The grid as tables made on the host with pupil_math.hpp: bit-identical to what the device
 // would compute, and a division per sample cheaper.
 struct PupilShape {
@@ -21,6 +35,7 @@ struct PupilShape {
   double obscuration = 0.0;
   const double* coordinate = nullptr;   // device: coordinate(i, N, grid) for i in [0, N)
   const double* shift_waves = nullptr;  // device: shift_waves(n, M) for n in [0, M)
+  PupilMaps maps;
 };
 
 // Per frame, (degree+1)^2 doubles of the plain table, then as many of the rho table when
@@ -78,6 +93,7 @@ struct ChannelPupils {
   const double* phase_scales = nullptr;  // device: one per channel
   int channels = 1;
   long long channel_stride = 0;  // complex values from one channel's pupils to the next
+  PupilMaps maps;
 };
 
 // Tables read from phase.coefficients (device or mapped pinned memory).

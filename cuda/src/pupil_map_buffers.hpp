@@ -1,0 +1,66 @@
+#pragma once
+// The plan's pupil maps (SPEC §7) on the device, uploaded once per plan, and the pinned batch
+// indices by which a call's pupil kernel picks each frame's maps. Shared by the cuFFT and
+// cuBLAS backends (host code only: the kernels see PupilMaps).
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "device_memory.hpp"
+#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/pupil_facts.hpp"
+#include "pupil_kernel.hpp"
+
+namespace psfsim::cuda {
+
+class PupilMapBuffers {
+ public:
+  PupilMapBuffers() = default;
+  PupilMapBuffers(const PupilFacts& facts, int max_batch)
+      : amplitude_(upload(facts.amplitude)), opd_(upload(facts.opd)) {
+    maps_.amplitude = amplitude_.data();
+    maps_.opd = opd_.data();
+    maps_.amplitude_stride = static_cast<long long>(facts.amplitude_stride());
+    maps_.opd_stride = static_cast<long long>(facts.opd_stride());
+    // Indices only where they matter: maps that differ by frame, or an OPD map that the
+    // aberration-free reference frame (index -1) must leave out.
+    if (facts.amplitude_maps > 1 || !facts.opd.empty()) {
+      indices_ = PinnedBuffer<long long>(static_cast<std::size_t>(max_batch));
+      maps_.batch_index = device_view(indices_);
+    }
+  }
+
+  // Device bytes the maps take, for the memory estimate.
+  [[nodiscard]] static std::size_t bytes(const PupilFacts& facts) noexcept {
+    return (facts.amplitude.size() + facts.opd.size()) * sizeof(double);
+  }
+
+  // Before each launch (the previous call has finished reading): the frames' batch indices.
+  void set_frames(std::span<const PhasePolynomial> frames) {
+    if (indices_.data() == nullptr) return;
+    for (std::size_t f = 0; f < frames.size(); ++f) indices_.data()[f] = frames[f].batch_index;
+  }
+
+  // The maps as the kernel of a launch starting at call frame `first` reads them.
+  [[nodiscard]] PupilMaps maps(int first = 0) const noexcept {
+    PupilMaps m = maps_;
+    if (m.batch_index != nullptr) m.batch_index += first;
+    return m;
+  }
+
+ private:
+  static DeviceBuffer<double> upload(const std::vector<double>& values) {
+    DeviceBuffer<double> buffer(values.size());
+    if (!values.empty())
+      PSFSIM_CUDA_CHECK(cudaMemcpy(buffer.data(), values.data(), buffer.bytes(),
+                                   cudaMemcpyHostToDevice));
+    return buffer;
+  }
+
+  DeviceBuffer<double> amplitude_;
+  DeviceBuffer<double> opd_;
+  PinnedBuffer<long long> indices_;
+  PupilMaps maps_;
+};
+
+}  // namespace psfsim::cuda
