@@ -31,6 +31,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--padded-size", o.padded_size, "M >= N: padded FFT size (instead of Q)")
       ->type_name("M");
   add_pupil_options(run, o.pupil);
+  add_aperture_options(run, o.aperture);
   run.add_option("--vary", o.vary,
                  "Batch: one term stepped linearly, e.g. Z4,-1,1,21 (defocus through focus) or "
                  "S2_0,0,2,5")
@@ -92,6 +93,7 @@ RunSpec to_run_spec(const RunOptions& o) {
   else if (!o.random.empty()) s.frames = expand(terms, parse_random(o.random, s.zernike.order));
   else if (!o.frames.empty()) s.frames = read_frames_csv(terms, o.frames, s.zernike);
   else s.frames = {terms};
+  apply(o.aperture, s);  // after the frames: a stack of maps makes the batch
   return s;
 }
 

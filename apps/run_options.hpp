@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "psfsim/run_spec.hpp"
+#include "aperture_options.hpp"
 #include "optics_options.hpp"
 #include "pupil_options.hpp"
 
@@ -16,6 +17,7 @@ namespace psfsim::app {
 // Raw values as CLI11 fills them; to_run_spec() turns them into a validated RunSpec.
 struct RunOptions {
   PupilOptions pupil;
+  ApertureOptions aperture;
   OpticsOptions optics;
   std::string output;
   bool force = false;
