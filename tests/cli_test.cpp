@@ -140,6 +140,17 @@ std::vector<BadInput> bad_inputs() {
       {"compression_lz4_level", "run --compression lz4:3", "--compression lz4:3"},
       {"zero_aperture", "run --samples 2 --grid linspace --backend cpu", "--obscuration"},
       {"sweep_zero_aperture", "sweep --sizes 2 --grid linspace --backends cpu", "aperture"},
+      // SPEC §7: apertures and pupil maps (tests/aperture_test.cpp checks the file errors).
+      {"spiders_malformed", "run --spiders 4", "--spiders"},
+      {"spiders_too_wide", "run --spiders 3,1.5", "--spiders"},
+      {"hex_unknown_flag", "run --hex-segments 2,0.01,center", "--hex-segments"},
+      {"hex_gaps_fill_the_pupil", "run --hex-segments 3,0.4", "--hex-segments"},
+      {"hex_no_segment", "run --hex-segments 0,0.01,nocenter", "--hex-segments"},
+      {"pupil_map_missing", "run --pupil-amplitude " + d + "/no-map.npy", "no-map.npy"},
+      {"pupil_map_not_a_map", "run --pupil-opd " + short_row, "short-row.csv: not an HDF5"},
+      {"opd_units_without_wavelength", "run --pupil-opd " + short_row + " --opd-units um",
+       "--opd-units um"},
+      {"bad_opd_units", "run --opd-units mm", "--opd-units"},
       // SPEC §7: Zernike orderings.
       {"zernike_order_unknown", "run --zernike-order zemax", "--zernike-order"},
       {"zernike_norm_unknown", "run --zernike-norm peak", "--zernike-norm"},

@@ -27,6 +27,22 @@ struct KeyCase {
 // A non-default value for every key; `dir` holds the files some of them name.
 std::map<std::string, KeyCase> key_cases(const std::string& dir) {
   std::ofstream(dir + "/frames.csv") << "Z4,S2_1\n0.1,0.3\n-0.2,0.5\n";
+  // 32 x 32 float64 .npy maps for the pupil-map keys: a graded amplitude and a tilt.
+  const auto npy = [&](const std::string& name, double offset, double slope) {
+    std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (32, 32), }";
+    while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+    header += '\n';
+    std::string bytes = std::string("\x93NUMPY\x01", 7) + '\0' + static_cast<char>(header.size()) +
+                        '\0' + header;
+    for (int i = 0; i < 32 * 32; ++i) {
+      const double v = offset + slope * (i % 32) / 31.0;
+      bytes.append(reinterpret_cast<const char*>(&v), sizeof v);
+    }
+    std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
+    return dir + "/" + name;
+  };
+  const std::string amplitude = npy("amplitude.npy", 0.5, 0.5);
+  const std::string opd = npy("opd.npy", 0.0, 0.3);
   return {
       {"backend", {"--backend cpu", "backend = \"cpu\""}},
       {"precision", {"--precision double", "precision = \"double\""}},
@@ -55,6 +71,14 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"repeat", {"--repeat 2", "repeat = 2"}},
       {"chunk-frames", {"--chunk-frames 1", "chunk-frames = 1"}},
       {"compression", {"--compression deflate:6", "compression = \"deflate:6\""}},
+      // SPEC §7: the aperture and the pupil maps.
+      {"spiders", {"--spiders 4,0.05,30", "spiders = \"4,0.05,30\""}},
+      {"hex-segments", {"--hex-segments 1,0.02", "hex-segments = \"1,0.02\""}},
+      {"pupil-amplitude",
+       {"--pupil-amplitude " + amplitude, "pupil-amplitude = \"" + amplitude + "\""}},
+      {"pupil-opd", {"--pupil-opd " + opd, "pupil-opd = \"" + opd + "\""}},
+      {"opd-units", {"--pupil-opd " + opd + " --opd-units nm --wavelength 500nm",
+                     "pupil-opd = \"" + opd + "\"\nopd-units = \"nm\"\nwavelength = \"500nm\""}},
       // SPEC §6: each key with the companions it needs, given alike on both sides.
       {"wavelength", {"--wavelength 550nm", "wavelength = \"550nm\""}},
       {"fnumber", {"--fnumber 20 --pixel-pitch 6um --wavelength 500nm",

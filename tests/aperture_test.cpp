@@ -1,0 +1,705 @@
+// SPEC §7's apertures and pupil maps: the sampled areas against the analytic ones, the
+// diffraction spikes of spiders and the six-fold symmetry of a hexagon, maps read from HDF5,
+// .npy and FITS that reproduce the built-in pupil bit for bit and --zernike to rounding, the
+// file errors, and the GPU against the CPU (skipped visibly without a device).
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "psfsim/aperture_geometry.hpp"
+#include "psfsim/builtin_backends.hpp"
+#include "psfsim/errors.hpp"
+#include "psfsim/frame_collector.hpp"
+#include "psfsim/psf_run.hpp"
+#include "psfsim/pupil_facts.hpp"
+#include "psfsim/pupil_maps.hpp"
+#include "psfsim/spectrum.hpp"
+#include "psfsim/units.hpp"
+#include "test_support.hpp"
+
+namespace psfsim {
+namespace {
+
+using test::relative_l2;
+constexpr double pi = std::numbers::pi;
+
+// ---------------------------------------------------------------------------------------
+// Writers of the three formats, independent of psfsim's readers.
+
+using Dims = std::vector<std::size_t>;
+
+// The bytes of `value` most significant first, as FITS (and '>' NumPy dtypes) store them.
+template <typename T>
+void append_big_endian(std::string& out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  for (std::size_t i = sizeof(T); i > 0; --i) out += bytes[i - 1];
+}
+
+// NumPy's format 1.0: magic, version, header length, the dict padded to 64 bytes, data.
+void write_npy(const std::string& path, const Dims& dims, const std::vector<double>& v,
+               const std::string& descr = "<f8", bool fortran = false) {
+  std::string shape = "(";
+  for (const auto d : dims) shape += std::to_string(d) + ", ";
+  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " +
+                     (fortran ? "True" : "False") + ", 'shape': " + shape + "), }";
+  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
+  dict += '\n';
+  std::string bytes = "\x93NUMPY";
+  bytes += '\x01';
+  bytes += '\x00';
+  bytes += static_cast<char>(dict.size() & 0xff);
+  bytes += static_cast<char>(dict.size() >> 8);
+  bytes += dict;
+  for (const double x : v) {
+    if (descr == "<f8") {
+      bytes.append(reinterpret_cast<const char*>(&x), 8);
+    } else if (descr == "<f4") {
+      const float f = static_cast<float>(x);
+      bytes.append(reinterpret_cast<const char*>(&f), 4);
+    } else if (descr == "<i4") {
+      const std::int32_t i = static_cast<std::int32_t>(x);
+      bytes.append(reinterpret_cast<const char*>(&i), 4);
+    } else {  // ">f8"
+      append_big_endian(bytes, x);
+    }
+  }
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// A FITS primary HDU: 80-character cards in 2880-byte blocks, big-endian data. NAXIS1 is the
+// last (fastest) dimension.
+void write_fits(const std::string& path, const Dims& dims, const std::vector<double>& v,
+                int bitpix = -64) {
+  std::string header;
+  const auto card = [&](const std::string& key, const std::string& value) {
+    std::string c = key;
+    c.resize(8, ' ');
+    if (!value.empty()) {
+      c += "= ";
+      c += std::string(value.size() < 20 ? 20 - value.size() : 0, ' ') + value;
+    }
+    c.resize(80, ' ');
+    header += c;
+  };
+  card("SIMPLE", "T");
+  card("BITPIX", std::to_string(bitpix));
+  card("NAXIS", std::to_string(dims.size()));
+  for (std::size_t a = 0; a < dims.size(); ++a)
+    card("NAXIS" + std::to_string(a + 1), std::to_string(dims[dims.size() - 1 - a]));
+  card("END", "");
+  header.resize((header.size() + 2879) / 2880 * 2880, ' ');
+  std::string data;
+  for (const double x : v) {
+    if (bitpix == -64) append_big_endian(data, x);
+    else if (bitpix == -32) append_big_endian(data, static_cast<float>(x));
+    else append_big_endian(data, static_cast<std::int16_t>(x));  // BITPIX 16
+  }
+  data.resize((data.size() + 2879) / 2880 * 2880, '\0');
+  std::ofstream(path, std::ios::binary) << header << data;
+}
+
+// An HDF5 dataset (intermediate groups created) of `file_type`, written from doubles.
+void write_h5(const std::string& path, const std::string& dataset, const Dims& dims,
+              const std::vector<double>& v, hid_t file_type = H5T_IEEE_F64LE,
+              bool truncate = true) {
+  const hid_t file = truncate ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)
+                              : H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0) << path;
+  std::vector<hsize_t> hd(dims.begin(), dims.end());
+  const hid_t space = H5Screate_simple(static_cast<int>(hd.size()), hd.data(), nullptr);
+  const hid_t links = H5Pcreate(H5P_LINK_CREATE);
+  H5Pset_create_intermediate_group(links, 1);
+  const hid_t set = H5Dcreate2(file, dataset.c_str(), file_type, space, links, H5P_DEFAULT,
+                               H5P_DEFAULT);
+  ASSERT_GE(set, 0) << dataset;
+  EXPECT_GE(H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), 0);
+  H5Dclose(set);
+  H5Pclose(links);
+  H5Sclose(space);
+  H5Fclose(file);
+}
+
+// ---------------------------------------------------------------------------------------
+// Runs through the library.
+
+RunSpec spec_for(const std::string& backend, int n, int m, Precision p,
+                 Normalization norm = Normalization::peak) {
+  test::Case c = test::make_case(n, m, Grid::centered, norm);
+  return test::spec_for(backend, c, p);
+}
+
+std::vector<std::vector<double>> run_frames(const RunSpec& spec) {
+  PsfRun run(spec, builtin_backends());
+  FrameCollector collected;
+  (void)run.execute(collected);
+  std::vector<std::vector<double>> out;
+  for (std::size_t f = 0; f < collected.frames(); ++f) {
+    const auto frame = collected.frame(f);
+    out.emplace_back(frame.begin(), frame.end());
+  }
+  return out;
+}
+
+std::vector<double> run_frame(const RunSpec& spec) { return run_frames(spec).front(); }
+
+double coordinate(int i, int n) { return (i - n / 2.0) * (2.0 / n); }  // SPEC §1, centered
+
+// The energy of a K x K frame (axis at K/2) in `bins` angular bins centred on multiples of
+// 360/bins degrees (so that an axis is a bin's centre, not its edge), over radii [r1, r2] in
+// pixels, the angle atan2(y, x) with row = y and column = x. Each pixel is spread over 8 x 8
+// points, so that a bin collects a fair share of the pixels its edges cut.
+std::vector<double> angular_profile(const std::vector<double>& frame, int k, double r1, double r2,
+                                    int bins) {
+  constexpr int sub = 8;
+  std::vector<double> profile(static_cast<std::size_t>(bins), 0.0);
+  const int lo = std::max(0, k / 2 - static_cast<int>(r2) - 1);
+  const int hi = std::min(k, k / 2 + static_cast<int>(r2) + 2);
+  for (int r = lo; r < hi; ++r)
+    for (int c = lo; c < hi; ++c) {
+      const double value = frame[static_cast<std::size_t>(r) * k + c] / (sub * sub);
+      for (int i = 0; i < sub; ++i)
+        for (int j = 0; j < sub; ++j) {
+          const double dy = r - k / 2 + (i + 0.5) / sub - 0.5;
+          const double dx = c - k / 2 + (j + 0.5) / sub - 0.5;
+          const double radius = std::hypot(dx, dy);
+          if (radius < r1 || radius > r2) continue;
+          double angle = std::atan2(dy, dx) + pi / bins;
+          if (angle < 0) angle += 2 * pi;
+          profile[static_cast<std::size_t>(static_cast<int>(angle / (2 * pi) * bins) % bins)] +=
+              value;
+        }
+    }
+  return profile;
+}
+
+// Angles (degrees) of the profile's peaks: bins that are the maximum within +-`half`
+// bins and stand above the median by a third of the range.
+std::vector<double> peak_angles(const std::vector<double>& p, int half) {
+  const int bins = static_cast<int>(p.size());
+  std::vector<double> sorted = p;
+  std::nth_element(sorted.begin(), sorted.begin() + bins / 2, sorted.end());
+  const double median = sorted[static_cast<std::size_t>(bins / 2)];
+  const double top = *std::max_element(p.begin(), p.end());
+  const double floor = median + (top - median) / 3.0;
+  std::vector<double> angles;
+  for (int b = 0; b < bins; ++b) {
+    const double v = p[static_cast<std::size_t>(b)];
+    if (v < floor) continue;
+    bool peak = true;
+    for (int d = -half; d <= half && peak; ++d) {
+      const double w = p[static_cast<std::size_t>((b + d + bins) % bins)];
+      if (w > v || (w == v && d < 0)) peak = false;  // a plateau counts once
+    }
+    if (peak) angles.push_back(b * 360.0 / bins);
+  }
+  return angles;
+}
+
+double angle_distance(double a, double b) {
+  const double d = std::fmod(std::fabs(a - b), 360.0);
+  return std::min(d, 360.0 - d);
+}
+
+// ---------------------------------------------------------------------------------------
+// Geometry: areas and boundaries.
+
+// Area of the strip |d| < h on one side (t > 0) of the annulus eps <= rho <= 1:
+// int_{-h}^{h} sqrt(1 - d^2) - sqrt(eps^2 - d^2) dd.
+double strut_area(double h, double eps) {
+  const auto half_disk_strip = [h](double r) {
+    return h * std::sqrt(r * r - h * h) + r * r * std::asin(h / r);
+  };
+  return half_disk_strip(1.0) - half_disk_strip(eps);
+}
+
+TEST(ApertureGeometry, SpiderAreaIsTheAnnulusMinusTheStruts) {
+  const int n = 1024;
+  const double dx = 2.0 / n;
+  const double eps = 0.3;
+  for (const int count : {3, 4, 6})
+    for (const double angle : {0.0, 17.0}) {
+      SCOPED_TRACE(std::to_string(count) + " struts at " + std::to_string(angle));
+      ApertureSpec a;
+      a.spiders = Spiders{count, 0.02, angle};
+      const PupilFacts plain(n, n, Grid::centered, eps);
+      const PupilFacts shaped(n, n, Grid::centered, eps, a, 0.0, 1);
+      const double struts = count * strut_area(0.02, eps);  // half width 0.02 in D = 2 units
+      const double removed = (plain.aperture_sum - shaped.aperture_sum) * dx * dx;
+      // Each straight edge is off by at most half a sample row along its length.
+      EXPECT_NEAR(removed, struts, 0.5 * dx * 2 * count * (1 - eps)) << "struts " << struts;
+      const double annulus = pi * (1 - eps * eps);
+      EXPECT_NEAR(shaped.aperture_sum * dx * dx, annulus - struts,
+                  0.5 * dx * (2 * count * (1 - eps)) + 1e-3 * annulus);
+      EXPECT_DOUBLE_EQ(shaped.peak_scale, 1.0 / (shaped.aperture_sum * shaped.aperture_sum));
+    }
+}
+
+TEST(ApertureGeometry, HexagonAreasAreTheSegmentsMinusTheGaps) {
+  const int n = 1024;
+  const double dx = 2.0 / n;
+  for (const int rings : {0, 1, 2})
+    for (const bool center : {true, false}) {
+      if (rings == 0 && !center) continue;
+      const HexSegments h{rings, 0.01, center};
+      SCOPED_TRACE(to_string(h));
+      const HexLayout layout = hex_layout(h);
+      const std::size_t segments = 1 + 3 * rings * (rings + 1) - (center ? 0 : 1);
+      ASSERT_EQ(layout.centres.size(), segments);
+      EXPECT_NEAR(layout.pitch - layout.flat, 0.02, 1e-15);  // GAP 0.01 of D = 2
+      // The outermost vertices touch the rim, from inside.
+      double far = 0.0;
+      for (const auto& c : layout.centres)
+        for (int k = 0; k < 6; ++k) {
+          const double t = (30.0 + 60.0 * k) * pi / 180.0;
+          far = std::max(far, std::hypot(c[0] + layout.flat / std::sqrt(3.0) * std::cos(t),
+                                         c[1] + layout.flat / std::sqrt(3.0) * std::sin(t)));
+        }
+      EXPECT_NEAR(far, 1.0, 1e-12);
+      ApertureSpec a;
+      a.hex_segments = h;
+      const PupilFacts f(n, n, Grid::centered, 0.0, a, 0.0, 1);
+      const double area =
+          static_cast<double>(segments) * std::sqrt(3.0) / 2 * layout.flat * layout.flat;
+      const double perimeter = static_cast<double>(segments) * 6 * layout.flat / std::sqrt(3.0);
+      EXPECT_NEAR(f.aperture_sum * dx * dx, area, 0.5 * dx * perimeter);
+      // Replacing the circle: nothing clear outside the rim.
+      for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c) {
+          if (f.amplitude[static_cast<std::size_t>(r) * n + c] == 0.0) continue;
+          ASSERT_LE(std::hypot(f.coordinates[c], f.coordinates[r]), 1.0 + 1e-12);
+        }
+    }
+}
+
+TEST(ApertureGeometry, SamplesOnABoundaryAreClear) {
+  // N = 8: samples at multiples of 0.25. A strut along +x of WIDTH 0.125 (half width 0.25
+  // in D = 2 units): y = +-0.25 is on its edge, clear; y = 0 is blocked beyond the hub.
+  ApertureSpec a;
+  a.spiders = Spiders{1, 0.125, 0.0};
+  const PupilFacts f(8, 16, Grid::centered, 0.5, a, 0.0, 1);
+  const auto at = [&](int r, int c) { return f.amplitude[static_cast<std::size_t>(r) * 8 + c]; };
+  EXPECT_EQ(at(4, 6), 0.0) << "(0.5, 0): on the strut";
+  EXPECT_EQ(at(5, 6), 1.0) << "(0.5, 0.25): on the strut's edge";
+  EXPECT_EQ(at(3, 6), 1.0) << "(0.5, -0.25): on the strut's edge";
+  EXPECT_EQ(at(4, 2), 1.0) << "(-0.5, 0): behind the hub, on the obscuration's edge";
+  EXPECT_EQ(at(4, 0), 1.0) << "(-1, 0): on the rim";
+  EXPECT_EQ(at(4, 3), 0.0) << "(-0.25, 0): obscured";
+  // The spans bound the clear samples of each row.
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c)
+      if (at(r, c) != 0.0) {
+        EXPECT_GE(c, f.spans[r].lo);
+        EXPECT_LT(c, f.spans[r].hi);
+      }
+}
+
+TEST(ApertureGeometry, RefusesWhatLeavesNoPupil) {
+  ApertureSpec a;
+  a.hex_segments = HexSegments{3, 0.4, true};
+  EXPECT_THROW(hex_layout(*a.hex_segments), InputError);
+  a.hex_segments.reset();
+  a.spiders = Spiders{360, 0.5, 0.0};
+  EXPECT_THROW(PupilFacts(16, 32, Grid::centered, 0.0, a, 0.0, 1), InputError);
+  EXPECT_THROW((void)parse_spiders("4", "--spiders"), InputError);
+  EXPECT_THROW((void)parse_spiders("0,0.1", "--spiders"), InputError);
+  EXPECT_THROW((void)parse_spiders("3,1.5", "--spiders"), InputError);
+  EXPECT_THROW((void)parse_hex_segments("2,0.01,center", "--hex-segments"), InputError);
+  EXPECT_EQ(to_string(parse_spiders("3, 0.01", "--spiders")), "3,0.01,0");
+  EXPECT_EQ(to_string(parse_hex_segments("2,0.005,nocenter", "--hex-segments")),
+            "2,0.005,nocenter");
+}
+
+// ---------------------------------------------------------------------------------------
+// The PSFs of the shapes.
+
+// N struts give 2N spikes for odd N (each strut its own line) and N for even N (opposite
+// struts share one), perpendicular to the struts.
+TEST(AperturePsf, SpiderSpikesAreTwiceTheOddStrutsAndAsManyAsTheEven) {
+  const int n = 128, m = 512;  // Q = 4 pixels per lambda/D
+  for (const auto& [count, angle] : {std::pair{3, 0.0}, {4, 45.0}, {5, 10.0}, {6, 0.0}}) {
+    SCOPED_TRACE(std::to_string(count) + " struts at " + std::to_string(angle));
+    RunSpec s = spec_for("cpu", n, m, Precision::double_);
+    s.obscuration = 0.2;
+    s.aperture.spiders = Spiders{count, 0.03, angle};
+    const auto frame = run_frame(s);
+    const auto profile = angular_profile(frame, m, 4.0 * 8, 4.0 * 40, 180);
+    const auto peaks = peak_angles(profile, 4);
+    const std::size_t expected = count % 2 == 1 ? 2 * count : count;
+    EXPECT_EQ(peaks.size(), expected);
+    for (const double p : peaks) {
+      double nearest = 360.0;
+      for (int k = 0; k < count; ++k)
+        for (const double side : {90.0, 270.0})
+          nearest = std::min(nearest, angle_distance(p, angle + 360.0 * k / count + side));
+      EXPECT_LE(nearest, 3.0) << "a peak at " << p << " degrees";
+    }
+  }
+}
+
+TEST(AperturePsf, HexagonHasSixFoldSymmetry) {
+  const int n = 256, m = 1024;
+  RunSpec s = spec_for("cpu", n, m, Precision::double_);
+  s.aperture.hex_segments = HexSegments{0, 0.0, true};
+  const auto frame = run_frame(s);
+  // Bins of 10 degrees: wide enough that a direction across the pixel grid and one along it
+  // collect alike.
+  const int bins = 36;
+  const auto p = angular_profile(frame, m, 4.0 * 2, 4.0 * 12, bins);
+  const auto rotated = [&](int degrees) {
+    std::vector<double> r(p.size());
+    for (int b = 0; b < bins; ++b)
+      r[static_cast<std::size_t>(b)] = p[static_cast<std::size_t>((b + degrees / 10) % bins)];
+    return r;
+  };
+  for (const int turn : {60, 120, 180, 240, 300})
+    EXPECT_LE(relative_l2(rotated(turn), p), 0.03) << turn << " degrees";
+  // Not merely round: a turn of 30 degrees moves the six spikes between themselves.
+  EXPECT_GE(relative_l2(rotated(30), p), 0.3);
+  const auto peaks = peak_angles(p, 2);
+  ASSERT_EQ(peaks.size(), 6u);
+  for (const double a : peaks) EXPECT_EQ(std::fmod(a, 60.0), 0.0) << a;
+}
+
+// ---------------------------------------------------------------------------------------
+// Maps from files.
+
+struct Maps {
+  std::string dir;
+  int n;
+  std::vector<double> annulus;  // psfsim's own aperture, 1 and 0
+};
+
+Maps annulus_maps(const std::string& name, int n, double eps) {
+  Maps m{test::fresh_dir(name), n, {}};
+  const PupilFacts f(n, 2 * n, Grid::centered, eps);
+  m.annulus.assign(static_cast<std::size_t>(n) * n, 0.0);
+  for (int r = 0; r < n; ++r) {
+    const ApertureSpan& s = f.spans[r];
+    for (int c = s.lo; c < s.hi; ++c)
+      if (c < s.obscured_lo || c >= s.obscured_hi)
+        m.annulus[static_cast<std::size_t>(r) * n + c] = 1.0;
+  }
+  return m;
+}
+
+TEST(PupilMapFiles, OwnApertureFromEveryFormatReproducesTheBuiltInPsfBitForBit) {
+  const int n = 48;
+  const Maps maps = annulus_maps("maps-own", n, 0.25);
+  const Dims dims{static_cast<std::size_t>(n), static_cast<std::size_t>(n)};
+  write_npy(maps.dir + "/a.npy", dims, maps.annulus);
+  write_npy(maps.dir + "/a32.npy", dims, maps.annulus, "<f4");
+  write_fits(maps.dir + "/a.fits", dims, maps.annulus);
+  write_fits(maps.dir + "/a32.fits", dims, maps.annulus, -32);
+  write_h5(maps.dir + "/a.h5", "only", dims, maps.annulus);
+  write_h5(maps.dir + "/b.h5", "maps/amplitude", dims, maps.annulus, H5T_IEEE_F32LE);
+  write_h5(maps.dir + "/b.h5", "other", dims, maps.annulus, H5T_IEEE_F64LE, false);
+  for (const Precision p : {Precision::single, Precision::double_})
+    for (const Normalization norm : {Normalization::peak, Normalization::none}) {
+      RunSpec s = spec_for("cpu", n, 96, p, norm);
+      s.obscuration = 0.25;
+      s.frames = {PhaseTerms{{{2, 1, 0.7}}, {{4, 0.2}, {8, -0.1}}}};
+      const auto built_in = run_frame(s);
+      for (const std::string file : {"a.npy", "a32.npy", "a.fits", "a32.fits", "a.h5",
+                                     "b.h5:maps/amplitude", "b.h5:/maps/amplitude"}) {
+        SCOPED_TRACE(file + " " + std::string(to_string(p)));
+        RunSpec mapped = s;
+        mapped.aperture.amplitude = maps.dir + "/" + file;
+        EXPECT_EQ(run_frame(mapped), built_in);
+        // The map alone (no --obscuration) multiplies the circle into the same annulus.
+        mapped.obscuration = 0.0;
+        EXPECT_EQ(run_frame(mapped), built_in);
+      }
+    }
+}
+
+std::vector<double> z4_map(int n, double waves) {
+  std::vector<double> map(static_cast<std::size_t>(n) * n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      const double x = coordinate(c, n), y = coordinate(r, n);
+      map[static_cast<std::size_t>(r) * n + c] = waves * std::sqrt(3.0) * (2 * (x * x + y * y) - 1);
+    }
+  return map;
+}
+
+TEST(PupilMapFiles, OpdOfZ4MatchesTheZernikeTermToRounding) {
+  const int n = 64;
+  const std::string dir = test::fresh_dir("maps-z4");
+  const Dims dims{static_cast<std::size_t>(n), static_cast<std::size_t>(n)};
+  write_npy(dir + "/z4.npy", dims, z4_map(n, 0.3));
+  write_fits(dir + "/z4nm.fits", dims, z4_map(n, 0.3 * 633.0));
+  write_h5(dir + "/z4um.h5", "opd", dims, z4_map(n, 0.3 * 0.633));
+  for (const Precision p : {Precision::single, Precision::double_}) {
+    const double tolerance = p == Precision::double_ ? 1e-12 : 1e-5;
+    RunSpec zernike = spec_for("cpu", n, 128, p);
+    zernike.obscuration = 0.1;
+    zernike.frames = {PhaseTerms{{}, {{4, 0.3}, {7, 0.05}}}};
+    RunSpec opd = zernike;
+    opd.frames = {PhaseTerms{{}, {{7, 0.05}}}};
+    opd.aperture.opd = dir + "/z4.npy";
+    EXPECT_LE(relative_l2(run_frame(opd), run_frame(zernike)), tolerance);
+    // In nm and um at the wavelength; with the detector stage, whose aberration-free
+    // reference must leave the OPD out as it leaves the terms out.
+    for (const auto& [file, units] : {std::pair{"/z4nm.fits", AberrationUnits::nm},
+                                      std::pair{"/z4um.h5", AberrationUnits::um}}) {
+      SCOPED_TRACE(std::string(file) + " " + std::string(to_string(p)));
+      RunSpec length = opd;
+      length.aperture.opd = dir + file;
+      length.aperture.opd_units = units;
+      length.optics.wavelength_m = 633e-9;
+      RunSpec reference = zernike;
+      reference.optics.wavelength_m = 633e-9;
+      EXPECT_LE(relative_l2(run_frame(length), run_frame(reference)), tolerance);
+      length.optics.oversample = 2;
+      length.crop = 32;
+      reference.optics.oversample = 2;
+      reference.crop = 32;
+      EXPECT_LE(relative_l2(run_frame(length), run_frame(reference)), tolerance);
+    }
+  }
+}
+
+TEST(PupilMapFiles, PolychromaticOpdScalesLikeTheTerms) {
+  const int n = 40;
+  const std::string dir = test::fresh_dir("maps-poly");
+  write_npy(dir + "/z4.npy", {40, 40}, z4_map(n, 120.0));  // nm
+  RunSpec zernike = spec_for("cpu", n, 80, Precision::double_);
+  zernike.optics.aberration_units = AberrationUnits::nm;
+  zernike.frames = {PhaseTerms{{}, {{4, 120.0}}}};
+  zernike.padded_size.reset();  // the pixel scale sets the sampling
+  zernike.optics.pixel_scale = Angle{0.4, true};
+  zernike.optics.wavelengths_text = "500nm:1,650nm:3";
+  zernike.optics.spectrum = {{500e-9, 0.25}, {650e-9, 0.75}};
+  zernike.crop = 25;
+  RunSpec opd = zernike;
+  opd.frames = {PhaseTerms{}};
+  opd.aperture.opd = dir + "/z4.npy";
+  opd.aperture.opd_units = AberrationUnits::nm;
+  EXPECT_LE(relative_l2(run_frame(opd), run_frame(zernike)), 1e-12);
+}
+
+TEST(PupilMapFiles, StackOfOpdMapsIsOneMapPerFrame) {
+  const int n = 32;
+  const std::string dir = test::fresh_dir("maps-stack");
+  std::vector<double> stack;
+  const std::vector<double> coefficients{-0.4, 0.0, 0.25, 0.6};
+  for (const double c : coefficients) {
+    const auto z = z4_map(n, c);
+    stack.insert(stack.end(), z.begin(), z.end());
+  }
+  write_npy(dir + "/stack.npy", {4, 32, 32}, stack);
+  EXPECT_EQ(pupil_map_frames(ApertureSpec{{}, {}, "", dir + "/stack.npy"}), 4u);
+  RunSpec zernike = spec_for("cpu", n, 64, Precision::double_);
+  zernike.frames.clear();
+  for (const double c : coefficients) zernike.frames.push_back(PhaseTerms{{}, {{4, c}}});
+  RunSpec opd = zernike;
+  opd.frames.assign(4, PhaseTerms{});
+  opd.aperture.opd = dir + "/stack.npy";
+  for (const int chunk : {1, 3, 4}) {  // each call's frames pick their own maps
+    opd.chunk_frames = chunk;
+    const auto a = run_frames(opd), b = run_frames(zernike);
+    ASSERT_EQ(a.size(), 4u);
+    for (std::size_t f = 0; f < 4; ++f) EXPECT_LE(relative_l2(a[f], b[f]), 1e-12) << f;
+  }
+  opd.frames.assign(3, PhaseTerms{});
+  EXPECT_THROW((void)run_frames(opd), InputError) << "4 maps for 3 frames";
+}
+
+TEST(PupilMapFiles, StackOfAmplitudeMapsNeedsAPerFrameNormalization) {
+  const int n = 32;
+  const Maps maps = annulus_maps("maps-amp-stack", n, 0.0);
+  std::vector<double> stack = maps.annulus;
+  for (std::size_t i = 0; i < maps.annulus.size(); ++i)
+    stack.push_back(maps.annulus[i] * ((i % n) < static_cast<std::size_t>(n / 2) ? 0.5 : 1.0));
+  write_npy(maps.dir + "/stack.npy", {2, 32, 32}, stack);
+  write_npy(maps.dir + "/half.npy", {32, 32},
+            std::vector<double>(stack.begin() + n * n, stack.end()));
+  RunSpec s = spec_for("cpu", n, 64, Precision::double_, Normalization::sum);
+  s.frames.assign(2, PhaseTerms{{}, {{5, 0.2}}});
+  s.aperture.amplitude = maps.dir + "/stack.npy";
+  const auto frames = run_frames(s);
+  RunSpec one = s;
+  one.frames.resize(1);
+  one.aperture.amplitude.clear();
+  EXPECT_LE(relative_l2(frames[0], run_frame(one)), 1e-14);
+  one.aperture.amplitude = maps.dir + "/half.npy";
+  EXPECT_LE(relative_l2(frames[1], run_frame(one)), 1e-14);
+  s.normalization = Normalization::peak;
+  EXPECT_THROW((void)run_frames(s), InputError);
+}
+
+// The one-line errors of psfsim run, exit 2, naming the file.
+TEST(PupilMapFiles, BadFilesExit2NamingTheFile) {
+  const std::string d = test::fresh_dir("maps-bad");
+  const std::vector<double> ok(16 * 16, 1.0);
+  std::vector<double> with_nan = ok;
+  with_nan[37] = std::nan("");
+  write_npy(d + "/shape.npy", {16, 15}, std::vector<double>(16 * 15, 1.0));
+  write_npy(d + "/rank.npy", {256}, ok);
+  write_npy(d + "/int.npy", {16, 16}, ok, "<i4");
+  write_npy(d + "/big.npy", {16, 16}, ok, ">f8");
+  write_npy(d + "/fortran.npy", {16, 16}, ok, "<f8", true);
+  write_npy(d + "/nan.npy", {16, 16}, with_nan);
+  write_fits(d + "/int.fits", {16, 16}, ok, 16);
+  write_fits(d + "/shape.fits", {17, 16}, std::vector<double>(17 * 16, 1.0));
+  write_fits(d + "/nan.fits", {16, 16}, with_nan, -32);
+  write_h5(d + "/int.h5", "a", {16, 16}, ok, H5T_STD_I32LE);
+  write_h5(d + "/two.h5", "a", {16, 16}, ok);
+  write_h5(d + "/two.h5", "b", {16, 16}, ok, H5T_IEEE_F64LE, false);
+  write_h5(d + "/nan.h5", "a", {16, 16}, with_nan);
+  write_npy(d + "/stack.npy", {2, 16, 16}, std::vector<double>(2 * 16 * 16, 0.1));
+  std::ofstream(d + "/text.npy") << "not a map\n";
+  struct Bad {
+    std::string args;
+    std::string mention;
+  };
+  const std::vector<Bad> cases{
+      {"--pupil-amplitude " + d + "/shape.npy", "16 x 15 map"},
+      {"--pupil-opd " + d + "/rank.npy", "has 1"},
+      {"--pupil-amplitude " + d + "/int.npy", "dtype '<i4'"},
+      {"--pupil-amplitude " + d + "/big.npy", "dtype '>f8'"},
+      {"--pupil-opd " + d + "/fortran.npy", "Fortran"},
+      {"--pupil-opd " + d + "/nan.npy", "non-finite value (nan) at row 2, column 5"},
+      {"--pupil-amplitude " + d + "/int.fits", "BITPIX 16"},
+      {"--pupil-amplitude " + d + "/shape.fits", "17 x 16 map"},
+      {"--pupil-opd " + d + "/nan.fits", "non-finite"},
+      {"--pupil-amplitude " + d + "/int.h5", "float32 or float64"},
+      {"--pupil-amplitude " + d + "/two.h5", "2 datasets"},
+      {"--pupil-amplitude " + d + "/two.h5:c", "no dataset 'c'"},
+      {"--pupil-opd " + d + "/nan.h5:a", "non-finite"},
+      {"--pupil-opd " + d + "/a.npy:x", "a.npy"},
+      {"--pupil-opd " + d + "/missing.fits", "missing.fits: cannot open it"},
+      {"--pupil-opd " + d + "/text.npy", "not an HDF5, NumPy .npy or FITS file"},
+      {"--pupil-opd " + d + "/stack.npy --vary Z4,0,1,2", "--vary"},
+      {"--pupil-opd " + d + "/two.h5:a --opd-units nm", "--opd-units nm"},
+  };
+  for (const Bad& bad : cases) {
+    SCOPED_TRACE(bad.args);
+    const auto r = test::run_psfsim("run --backend cpu --samples 16 --quiet " + bad.args + " -o " +
+                                    d + "/out.h5");
+    EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+    EXPECT_EQ(r.stderr_text.rfind("psfsim: error: ", 0), 0u) << r.stderr_text;
+    EXPECT_EQ(std::count(r.stderr_text.begin(), r.stderr_text.end(), '\n'), 1) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find(bad.mention), std::string::npos) << r.stderr_text;
+    const bool names_a_file = bad.args.find("vary") == std::string::npos &&
+                              bad.args.find("opd-units") == std::string::npos;
+    if (names_a_file) {
+      EXPECT_NE(r.stderr_text.find(d + "/"), std::string::npos) << "names the file";
+    }
+  }
+}
+
+TEST(PupilMapFiles, StackMakesTheBatchOfTheCommandLine) {
+  const std::string d = test::fresh_dir("maps-cli");
+  std::vector<double> stack;
+  for (const double c : {0.1, 0.2, 0.3}) {
+    const auto z = z4_map(16, c);
+    stack.insert(stack.end(), z.begin(), z.end());
+  }
+  write_npy(d + "/stack.npy", {3, 16, 16}, stack);
+  const auto r = test::run_psfsim("run --backend cpu --samples 16 --quiet --spiders 3,0.05 "
+                                  "--pupil-opd " + d + "/stack.npy -o " + d + "/out.h5");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("3 x 32 x 32"), std::string::npos) << r.stdout_text;
+}
+
+// ---------------------------------------------------------------------------------------
+// The GPU against the CPU.
+
+#define SKIP_WITHOUT_CUDA()                                                    \
+  do {                                                                         \
+    const std::string why = test::skip_reason("cuda");                         \
+    if (!why.empty()) GTEST_SKIP() << "CUDA backend not usable here: " << why; \
+  } while (0)
+
+TEST(ApertureCuda, EqualsTheCpuForShapesAndMaps) {
+  SKIP_WITHOUT_CUDA();
+  const int n = 64;
+  const std::string dir = test::fresh_dir("maps-cuda");
+  std::vector<double> amplitude(static_cast<std::size_t>(n) * n), stack;
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c)
+      amplitude[static_cast<std::size_t>(r) * n + c] =
+          0.6 + 0.4 * coordinate(c, n) * coordinate(r, n);
+  write_npy(dir + "/amplitude.npy", {64, 64}, amplitude);
+  for (const double c : {-0.3, 0.2, 0.5}) {
+    auto z = z4_map(n, c);
+    for (std::size_t i = 0; i < z.size(); ++i) z[i] += 0.05 * std::sin(static_cast<double>(i));
+    stack.insert(stack.end(), z.begin(), z.end());
+  }
+  write_npy(dir + "/opd.npy", {3, 64, 64}, stack);
+  write_npy(dir + "/opd1.npy", {64, 64}, std::vector<double>(stack.begin(), stack.begin() + n * n));
+  std::vector<double> amplitudes;
+  for (const double scale : {1.0, 0.5, 0.8})
+    for (const double v : amplitude) amplitudes.push_back(scale * v * v);
+  write_npy(dir + "/amplitudes.npy", {3, 64, 64}, amplitudes);
+  for (const Precision p : {Precision::single, Precision::double_})
+    for (int variant = 0; variant < 7; ++variant) {
+      SCOPED_TRACE("variant " + std::to_string(variant) + " " + std::string(to_string(p)));
+      RunSpec s = spec_for("cpu", n, 128, p);
+      s.frames.assign(3, PhaseTerms{{{2, 1, 0.4}}, {{7, 0.1}}});
+      s.obscuration = 0.2;
+      s.aperture.spiders = Spiders{3, 0.02, 10.0};
+      if (variant == 1) s.aperture.hex_segments = HexSegments{2, 0.01, false};
+      if (variant >= 2) {
+        s.aperture.amplitude = dir + "/amplitude.npy";
+        s.aperture.opd = dir + "/opd.npy";
+      }
+      if (variant == 3 || variant == 4) s.padded_size.reset();  // the pixel scale sets it
+      if (variant == 3) {  // the MFT at a pixel scale no FFT has
+        s.optics.pixel_scale = Angle{0.37, true};
+        s.crop = 31;
+      }
+      if (variant == 4) {  // the MFT over a spectrum, the OPD in nm
+        s.aperture.opd_units = AberrationUnits::nm;
+        s.optics.pixel_scale = Angle{0.5, true};
+        s.optics.wavelengths_text = "500nm:1,600nm:2";
+        s.optics.spectrum = parse_wavelengths("500nm:1,600nm:2", "--wavelengths");
+        s.crop = 24;
+      }
+      if (variant == 5) {  // the detector's aberration-free reference, and pieced calls
+        s.frames.assign(3, PhaseTerms{});
+        s.aperture.opd = dir + "/opd1.npy";
+        s.optics.oversample = 2;
+        s.crop = 32;
+        s.chunk_frames = 2;
+      }
+      if (variant == 6) {  // one amplitude map per frame
+        s.aperture.amplitude = dir + "/amplitudes.npy";
+        s.normalization = Normalization::sum;
+      }
+      RunSpec gpu = s;
+      gpu.backend = "cuda";
+      const auto a = run_frames(gpu), b = run_frames(s);
+      ASSERT_EQ(a.size(), b.size());
+      for (std::size_t f = 0; f < a.size(); ++f)
+        EXPECT_LE(relative_l2(a[f], b[f]), test::backend_tolerance(p)) << "frame " << f;
+    }
+}
+
+TEST(ApertureCuda, OwnApertureFileReproducesTheBuiltInPsfBitForBit) {
+  SKIP_WITHOUT_CUDA();
+  const int n = 64;
+  const Maps maps = annulus_maps("maps-cuda-own", n, 0.3);
+  write_npy(maps.dir + "/a.npy", {64, 64}, maps.annulus);
+  for (const Precision p : {Precision::single, Precision::double_}) {
+    RunSpec s = spec_for("cuda", n, 128, p);
+    s.obscuration = 0.3;
+    s.frames = {PhaseTerms{{{2, 1, 0.7}}, {{4, 0.2}}}};
+    RunSpec mapped = s;
+    mapped.aperture.amplitude = maps.dir + "/a.npy";
+    EXPECT_EQ(run_frame(mapped), run_frame(s)) << to_string(p);
+  }
+}
+
+}  // namespace
+}  // namespace psfsim
