@@ -222,8 +222,13 @@ void time_pupils(int n, int frames, int repeats) {
   PSFSIM_CUDA_CHECK(cudaMemcpy(d_grid.data(), grid.data(), d_grid.bytes(), cudaMemcpyHostToDevice));
   PSFSIM_CUDA_CHECK(cudaMemcpy(d_scale.data(), &scale, sizeof scale, cudaMemcpyHostToDevice));
   DeviceBuffer<C> pupils(static_cast<std::size_t>(frames) * n * n);
-  const psfsim::cuda::ChannelPupils shape{n, 0.0, d_grid.data(), d_scale.data(), 1,
-                                          static_cast<long long>(frames) * n * n};
+  const psfsim::cuda::ChannelPupils shape{n,
+                                          0.0,
+                                          d_grid.data(),
+                                          d_scale.data(),
+                                          1,
+                                          static_cast<long long>(frames) * n * n,
+                                          psfsim::cuda::PupilMaps{}};
   psfsim::cuda::Stream stream;
   psfsim::cuda::Event start;
   psfsim::cuda::Event end;
