@@ -421,6 +421,23 @@ TEST(PupilMapFiles, OwnApertureFromEveryFormatReproducesTheBuiltInPsfBitForBit) 
     }
 }
 
+// --photons counts the pupil's energy, sum A^2 (Parseval), not sum A: a half-transmitting
+// map puts the same P photo-electrons on the focal plane as the clear pupil.
+TEST(PupilMapFiles, PhotonsOfAGradedMapFillTheFocalPlane) {
+  const int n = 32;
+  Maps maps = annulus_maps("maps-graded", n, 0.0);
+  for (double& a : maps.annulus) a *= 0.5;
+  const Dims dims{static_cast<std::size_t>(n), static_cast<std::size_t>(n)};
+  write_npy(maps.dir + "/half.npy", dims, maps.annulus);
+  RunSpec s = spec_for("cpu", n, 2 * n, Precision::double_, Normalization::none);
+  s.aperture.amplitude = maps.dir + "/half.npy";
+  s.optics.photons = 1e6;  // the whole M x M frame: nothing falls outside
+  const auto frame = run_frame(s);
+  double total = 0.0;
+  for (const double v : frame) total += v;
+  EXPECT_NEAR(total, 1e6, 5 * std::sqrt(1e6));
+}
+
 std::vector<double> z4_map(int n, double waves) {
   std::vector<double> map(static_cast<std::size_t>(n) * n);
   for (int r = 0; r < n; ++r)

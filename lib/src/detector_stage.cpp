@@ -10,7 +10,7 @@
 namespace psfsim {
 
 
-DetectorStage::DetectorStage(const RunSpec& spec, const Geometry& g, double aperture_sum,
+DetectorStage::DetectorStage(const RunSpec& spec, const Geometry& g, double pupil_energy,
                              std::size_t max_frames)
     : precision_(spec.precision),
       normalization_(spec.normalization),
@@ -23,7 +23,7 @@ DetectorStage::DetectorStage(const RunSpec& spec, const Geometry& g, double aper
     // |E|^2 a^2 d^2 / sum A^2, d the pupil sample spacing in units of D (SPEC §6's |E|^2).
     const double a = g.pixel_scale_lambda_over_d / g.oversample;
     const double d = 1.0 / (spec.grid == Grid::centered ? g.samples : g.samples - 1.0);
-    photons_scale_ = *spec.optics.photons * a * a * d * d / aperture_sum;
+    photons_scale_ = *spec.optics.photons * a * a * d * d / pupil_energy;
     background_ = spec.optics.background;
     read_noise_ = spec.optics.read_noise;
     seed_ = spec.optics.noise_seed;

@@ -12,8 +12,8 @@ namespace psfsim {
 
 class DetectorStage {
  public:
-  // `aperture_sum`: sum of A over the pupil samples (Parseval's total, for --photons).
-  DetectorStage(const RunSpec& spec, const Geometry& g, double aperture_sum, std::size_t max_frames);
+  // `pupil_energy`: sum of A^2 over the pupil samples (Parseval's total, for --photons).
+  DetectorStage(const RunSpec& spec, const Geometry& g, double pupil_energy, std::size_t max_frames);
 
   // `peak` divides by the optical-axis pixel of the aberration-free frame after the same
   // jitter and binning; this takes that frame (|E|^2 sub-pixels, as the backend gives it).

@@ -62,7 +62,7 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
   max_batch_ = frames_per_call(spec_, geometry_);
   PsfPlan plan = make_plan(spec_, geometry_, max_batch_);
   if (geometry_.detector_stage(spec_.optics))
-    detector_ = std::make_unique<DetectorStage>(spec_, geometry_, plan.pupil_facts().aperture_sum,
+    detector_ = std::make_unique<DetectorStage>(spec_, geometry_, plan.pupil_facts().energy_sum,
                                                 static_cast<std::size_t>(max_batch_));
   pending_backend_ = std::async(
       std::launch::async, [entry, plan = std::move(plan)] {

@@ -88,7 +88,10 @@ PupilFacts::PupilFacts(int n, int m, Grid grid, double obscuration, const Apertu
       if (hi <= lo) lo = hi = 0;
       spans[r] = ApertureSpan{lo, hi, lo, lo};
     }
-    for (std::size_t i = 0; i < plane; ++i) aperture_sum += amplitude[i];
+    for (std::size_t i = 0; i < plane; ++i) {
+      aperture_sum += amplitude[i];
+      energy_sum += amplitude[i] * amplitude[i];
+    }
     if (aperture_sum == 0.0)
       throw InputError("--samples " + std::to_string(n) + " --grid " +
                        std::string(to_string(grid)) + " --obscuration " +
@@ -126,6 +129,7 @@ PupilFacts::PupilFacts(int n, int m, Grid grid, double obscuration, const Apertu
                        format_number(obscuration) +
                        ": the aperture holds no pupil sample (rho <= 1 and rho >= obscuration)");
   }
+  if (amplitude.empty()) energy_sum = aperture_sum;  // A is 0 or 1
   peak_scale = 1.0 / (aperture_sum * aperture_sum);
 
   if (!aperture.opd.empty()) {
