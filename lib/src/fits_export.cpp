@@ -133,11 +133,24 @@ class FitsOutput {
   }
 
   void commit() {
+    // CFITSIO's stdio driver can lose the last records to a short write without an error
+    // (seen under a file size limit): the size on disk is checked against the HDUs' end.
+    LONGLONG header = 0, data = 0, end = 0;
+    fits_get_hduaddrll(file_, &header, &data, &end, status());
+    check("find the end of the FITS file");
     int* s = status();
     fits_close_file(file_, s);
     file_ = nullptr;
     check("close the FITS file");
+    const int close_errno = errno;  // EFBIG or ENOSPC where the driver met one
     std::error_code ec;
+    const auto written = fs::file_size(partial_, ec);
+    if (ec || written != static_cast<std::uintmax_t>(end)) {
+      status_ = WRITE_ERROR;
+      errno = close_errno;
+      fail("cannot write the FITS file (" + std::to_string(ec ? 0 : written) + " of " +
+           std::to_string(end) + " bytes reached the disk)");
+    }
     fs::rename(partial_, target_, ec);
     if (ec)
       throw RuntimeFailure(target_.string() + ": cannot rename " + partial_.filename().string() +
@@ -259,7 +272,7 @@ void write_psf_keywords(Header& h, hid_t psf, hid_t root, const FitsExportReques
   if (const auto v = read_text(root, "created_utc"))
     h.text("SRCDATE", *v, "UTC creation time of SRCFILE");
   h.date();
-  h.comment("NAXIS1 = x, NAXIS2 = y, NAXIS3 = frame (the HDF5 file's /psf axes reversed);");
+  h.comment("NAXIS1 = x, NAXIS2 = y, NAXIS3 = frame: the axes of /psf, reversed;");
   h.comment("frame b is row b of the PARAMETERS table.");
   h.history("psfsim command: " + request.command_line);
   if (const auto v = read_text(root, "command_line")) h.history("SRCFILE command: " + *v);
@@ -366,9 +379,11 @@ void write_parameters(std::vector<Column>& columns, hsize_t frames, FitsOutput& 
                   static_cast<int>(columns.size()), names.data(), forms.data(), units.data(),
                   "PARAMETERS", out.status());
   out.check("create the PARAMETERS table");
+  // Every run file has /parameters, a term-free run's empty: then a table of no columns, so
+  // that the file's layout does not depend on the terms.
   Header h(out);
-  h.comment("One row per frame (NAXIS3 of the primary HDU), one column per phase term:");
-  h.comment("Sl_m the Seidel term W rho^l cos^m(phi), Zj the Noll Zernike j (RMS-normalized).");
+  h.comment("One row per frame (NAXIS3 of the primary HDU), a column per phase term:");
+  h.comment("Sl_m: Seidel W rho^l cos^m(phi); Zj: Noll Zernike j, RMS-normalized.");
   for (std::size_t c = 0; c < columns.size(); ++c) {
     if (frames == 0) break;
     fits_write_col(out.get(), TDOUBLE, static_cast<int>(c + 1), 1, 1,
