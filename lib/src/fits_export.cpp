@@ -104,7 +104,9 @@ class FitsOutput {
     // The disk-file call: no CFITSIO extended file name syntax in the user's path.
     if (fits_create_diskfile(&file_, partial_.c_str(), &status_) != 0) {
       file_ = nullptr;
+      const int create_errno = errno;
       fs::remove(partial_, ec);
+      errno = create_errno;
       fail("cannot create " + partial_.filename().string());
     }
   }
@@ -417,7 +419,7 @@ FitsExportSummary export_fits(const FitsExportRequest& request) {
                           : H5I_INVALID_HID;
   if (psf_id < 0) {
     H5Eclear2(H5E_DEFAULT);
-    in.fail("no /psf dataset to export (not a psfsim run file, or one run with --store metrics)");
+    in.fail("no /psf dataset to export (a sweep file, or a run that stored no frames)");
   }
   const h5::Handle psf(psf_id, H5Dclose, "open /psf");
   const h5::Handle type(H5Dget_type(psf.get()), H5Tclose, "read the type of /psf");
