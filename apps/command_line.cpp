@@ -45,6 +45,10 @@ std::unique_ptr<CommandLine> make_command_line() {
   cli->sweep->allow_config_extras(CLI::config_extras_mode::error);
   add_sweep_options(*cli->sweep, cli->sweep_options);
 
+  cli->export_fits = app.add_subcommand(
+      "export", "Write a psfsim file's /psf as FITS, its /parameters as a binary table");
+  add_export_options(*cli->export_fits, cli->export_options);
+
   cli->info = app.add_subcommand(
       "info", "Version, backends compiled in, devices found, library versions");
   cli->info->fallthrough();
@@ -64,7 +68,7 @@ int parse_or_exit_code(CommandLine& cli, int argc, const char* const* argv) {
   } catch (const CLI::RequiredError& e) {
     if (app.get_subcommands().empty())
       return fail(ExitCode::bad_input,
-                  "a command is required: run, sweep or info (see psfsim --help)");
+                  "a command is required: run, sweep, export or info (see psfsim --help)");
     return fail(ExitCode::bad_input, e.what());
   } catch (const CLI::ConfigError& e) {
     const std::string file = app.get_config_ptr()->as<std::string>();

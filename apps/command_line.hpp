@@ -1,12 +1,13 @@
 #pragma once
 // psfsim's whole command line, defined once: the main app with its config option and the
-// run, sweep and info subcommands with their options. main() parses argv with it; the fuzzer
+// run, sweep, export and info subcommands with their options. main() parses argv with it; the fuzzer
 // (fuzz/) parses arbitrary argument lists and config files with the very same definition.
 #include <CLI/CLI.hpp>
 
 #include <memory>
 #include <string>
 
+#include "export_command.hpp"
 #include "run_options.hpp"
 #include "sweep_command.hpp"
 
@@ -17,8 +18,10 @@ struct CommandLine {
                "psfsim"};
   RunOptions run_options;
   SweepOptions sweep_options;
+  ExportOptions export_options;
   CLI::App* run = nullptr;
   CLI::App* sweep = nullptr;
+  CLI::App* export_fits = nullptr;
   CLI::App* info = nullptr;
 };
 

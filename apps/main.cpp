@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
                                psfsim::quote_command_line(argc, argv));
     } else if (cli->sweep->parsed()) {
       psfsim::app::execute_sweep(cli->sweep_options, psfsim::quote_command_line(argc, argv));
+    } else if (cli->export_fits->parsed()) {
+      psfsim::app::execute_export(cli->export_options, psfsim::quote_command_line(argc, argv));
     } else if (cli->info->parsed()) {
       psfsim::app::print_info();
     }

@@ -70,17 +70,19 @@ void remove_stale_partials(const fs::path& target) {
   }
 }
 
-void check_output_path(const fs::path& path, bool force) {
-  const std::string name = path.string();
-  if (path.empty()) throw InputError("--output: an output file is required (-o FILE)");
+void check_output_path(const fs::path& path, bool force, std::string_view option) {
+  const std::string name = std::string(option) + " " + path.string();
+  if (path.empty())
+    throw InputError(std::string(option) + ": an output file is required" +
+                     (option == "--output" ? " (-o FILE)" : ""));
   if (path.filename().empty() || fs::is_directory(path))
-    throw InputError("--output " + name + ": is a folder, not a file name");
+    throw InputError(name + ": is a folder, not a file name");
   const fs::path folder = folder_of(path);
   std::error_code ec;
   if (!fs::is_directory(folder, ec))
-    throw InputError("--output " + name + ": folder '" + folder.string() + "' does not exist");
+    throw InputError(name + ": folder '" + folder.string() + "' does not exist");
   if (fs::exists(path, ec) && !force)
-    throw InputError("--output " + name + ": file exists (use --force to overwrite)");
+    throw InputError(name + ": file exists (use --force to overwrite)");
   // A real file, not access(): root passes access() on read-only mounts and pseudo file
   // systems. Refused here, before any computing, as the I/O failure it is (exit 3).
   const fs::path probe = marked_name(path, probe_marker);
@@ -88,7 +90,7 @@ void check_output_path(const fs::path& path, bool force) {
   const PartialFileGuard guard(probe);  // a stop signal now removes it too
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
   if (fd < 0)
-    throw RuntimeFailure("--output " + name + ": cannot create files in folder '" +
+    throw RuntimeFailure(name + ": cannot create files in folder '" +
                          folder.string() + "': " + std::strerror(errno));
   ::close(fd);
   ::unlink(probe.c_str());

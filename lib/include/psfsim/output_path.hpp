@@ -1,14 +1,17 @@
 #pragma once
 // Where an output file may go, and the name it is built under until it is complete.
 #include <filesystem>
+#include <string_view>
 
 namespace psfsim {
 
 // Throws InputError when `path` is no file name, exists and !force, or its folder is missing;
 // RuntimeFailure with the system's reason when no file can be created in the folder (tried
 // for real, so read-only mounts are caught before any computing). Then removes the stale
-// partial files of that folder (remove_stale_partials).
-void check_output_path(const std::filesystem::path& path, bool force);
+// partial files of that folder (remove_stale_partials). `option` names the path in the
+// messages (`psfsim export` takes its output as --fits).
+void check_output_path(const std::filesystem::path& path, bool force,
+                       std::string_view option = "--output");
 
 // The partial file a run builds in the target's folder (so the final rename is atomic):
 // .NAME.partial-HOST-PID.
