@@ -49,6 +49,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "detector's K x K pixels, default 128)")
       ->type_name("K");
   add_optics_options(run, o.optics);
+  add_metrics_options(run, o.metrics);
   run.add_option("--repeat", o.repeat, "Compute R times, recording the timings of each")
       ->type_name("R")
       ->capture_default_str();
@@ -78,6 +79,7 @@ RunSpec to_run_spec(const RunOptions& o) {
   apply(o.pupil, s);
   s.crop = o.crop;
   s.optics = to_optics_spec(o.optics);
+  apply(o.metrics, s);
   s.repeat = o.repeat;
   s.quiet = o.quiet;
   s.chunk_frames = o.chunk_frames;

@@ -9,6 +9,7 @@
 
 #include "psfsim/run_spec.hpp"
 #include "aperture_options.hpp"
+#include "metrics_options.hpp"
 #include "optics_options.hpp"
 #include "pupil_options.hpp"
 
@@ -19,6 +20,7 @@ struct RunOptions {
   PupilOptions pupil;
   ApertureOptions aperture;
   OpticsOptions optics;
+  MetricsOptions metrics;
   std::string output;
   bool force = false;
   std::string backend = "auto";

@@ -10,6 +10,8 @@
 #include "cpu_info.hpp"
 #include "fftw_api.hpp"
 #include "mft_backend.hpp"
+#include "mtf_transform.hpp"
+#include "psfsim/frame_metrics.hpp"
 #include "fftw_wisdom.hpp"
 #include "intensity.hpp"
 #include "psfsim/cpu/thread_policy.hpp"
@@ -77,6 +79,7 @@ template <typename T>
 struct Workspace {
   FftwArray<std::complex<T>> field;
   FftwArray<std::complex<T>> spectrum;
+  FftwArray<std::complex<T>> otf;  // --metrics mtf: the whole plane's transform
   PupilScratch scratch;
 };
 
@@ -95,8 +98,12 @@ class FftwBackend final : public Backend {
 
  private:
   void make_plans();
-  void compute_one(const PhasePolynomial& phase, Workspace<T>& ws, T* out,
-                   std::array<double, 3>& stage_seconds);
+  // The field row where the row pass starts: the crop window's first, or 0 for all M rows.
+  [[nodiscard]] std::size_t first_spectrum_row() const noexcept {
+    return spectrum_rows_ == plan_.padded ? 0 : static_cast<std::size_t>(first_row_);
+  }
+  void compute_one(const PhasePolynomial& phase, Workspace<T>& ws, T* out, double* metrics,
+                   std::array<double, 4>& stage_seconds);
 
   PsfPlan plan_;
   PupilBuilder builder_;
@@ -104,11 +111,15 @@ class FftwBackend final : public Backend {
   // choose_threads() in thread_policy.cpp says how many and why.
   ThreadPlan threads_;
   int first_row_;  // first output row and column: the crop window starts here on both axes
+  // Spectrum rows the row pass computes: the K of the crop window, or all M for the MTF.
+  int spectrum_rows_;
   double peak_scale_;
+  MtfTransform<T> mtf_;
   std::vector<Workspace<T>> workspaces_;
   FftwPlan<T> row_plan_;
   FftwPlan<T> column_plan_;
   std::array<FftwArray<T>, 2> outputs_;
+  std::array<std::vector<double>, 2> metric_outputs_;
   int next_output_ = 0;
 };
 
@@ -118,10 +129,12 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
       builder_(plan),
       threads_(choose_threads(plan.padded, plan.max_batch, plan.threads, all_cores())),
       first_row_(pupil::crop_start(plan.padded, plan.frame)),
+      spectrum_rows_(plan.metrics.needs_full_plane() ? plan.padded : plan.frame),
       peak_scale_(plan.pupil_facts().peak_scale) {
   const std::size_t m = plan_.padded;
-  const std::size_t k = plan_.frame;
-  const std::size_t per_worker = (m * m + m * k) * sizeof(std::complex<T>);
+  const std::size_t rows = spectrum_rows_;
+  const bool mtf = plan_.metrics.needs_full_plane();
+  const std::size_t per_worker = (m * m * (mtf ? 2 : 1) + m * rows) * sizeof(std::complex<T>);
   const std::size_t outputs = 2 * plan_.max_batch * plan_.frame_bytes();
   require_memory(threads_.workers * per_worker + outputs, available_host_memory(),
                  "N=" + std::to_string(plan_.samples) + ", M=" + std::to_string(m) + " (" +
@@ -131,9 +144,11 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
     workspaces_.resize(threads_.workers);
     for (auto& ws : workspaces_) {
       ws.field = FftwArray<std::complex<T>>(m * m);
-      ws.spectrum = FftwArray<std::complex<T>>(m * k);
+      ws.spectrum = FftwArray<std::complex<T>>(m * rows);
+      if (mtf) ws.otf = FftwArray<std::complex<T>>(m * m);
     }
     for (auto& out : outputs_) out = FftwArray<T>(plan_.max_batch * plan_.frame_elements());
+    for (auto& out : metric_outputs_) out.resize(plan_.max_batch * plan_.metrics.values_per_frame);
   } catch (const std::bad_alloc&) {
     throw RuntimeFailure("out of host memory allocating the FFT buffers for M=" +
                          std::to_string(m));
@@ -145,7 +160,6 @@ template <typename T>
 void FftwBackend<T>::make_plans() {
   init_fftw_threads_once();
   const int m = plan_.padded;
-  const int k = plan_.frame;
   const int o = builder_.offset();
   Workspace<T>& ws = workspaces_.front();
   const unsigned flags = planner_flags(plan_.fft_effort);
@@ -164,11 +178,12 @@ void FftwBackend<T>::make_plans() {
   column_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(1, &column_dim, 1, &column_loop,
                                                    pupil_columns, pupil_columns, flags));
   const fftw_iodim row_dim{m, 1, 1};
-  const fftw_iodim row_loop{k, m, m};
+  const fftw_iodim row_loop{spectrum_rows_, m, m};
   row_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(
-      1, &row_dim, 1, &row_loop, ws.field.data() + static_cast<std::size_t>(first_row_) * m,
+      1, &row_dim, 1, &row_loop, ws.field.data() + first_spectrum_row() * m,
       ws.spectrum.data(), flags));
   FftwApi<T>::plan_with_nthreads(1);
+  if (plan_.metrics.needs_full_plane()) mtf_ = MtfTransform<T>(m, flags);  // one per worker
   export_wisdom(wisdom);
   // FFTW_MEASURE scribbles on the arrays it plans with; the field's zero columns must be zero.
   std::fill(ws.field.data(), ws.field.data() + ws.field.size(), std::complex<T>{});
@@ -176,7 +191,7 @@ void FftwBackend<T>::make_plans() {
 
 template <typename T>
 void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws, T* out,
-                                 std::array<double, 3>& stage_seconds) {
+                                 double* metrics, std::array<double, 4>& stage_seconds) {
   const int o = builder_.offset();
   const std::size_t m = plan_.padded;
 
@@ -198,13 +213,22 @@ void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws,
 
   t0 = Clock::now();
   column_plan_.execute(ws.field.data() + o, ws.field.data() + o);
-  row_plan_.execute(ws.field.data() + first_row_ * m, ws.spectrum.data());
+  row_plan_.execute(ws.field.data() + first_spectrum_row() * m, ws.spectrum.data());
   stage_seconds[1] += seconds_since(t0);
 
   t0 = Clock::now();
-  write_intensity(ws.spectrum.data(), plan_.padded, first_row_, plan_.frame, out,
-                  plan_.normalization, peak_scale_);
+  const std::complex<T>* window = ws.spectrum.data() + (first_row_ - first_spectrum_row()) * m;
+  const double factor = write_intensity(window, plan_.padded, first_row_, plan_.frame, out,
+                                        plan_.normalization, peak_scale_);
   stage_seconds[2] += seconds_since(t0);
+
+  if (metrics == nullptr) return;
+  t0 = Clock::now();
+  const MetricsPlan& mp = plan_.metrics;
+  frame_metrics(mp, plan_.pupil_facts(), phase, out, plan_.frame, 1.0 / factor, metrics);
+  if (const MetricColumn* mtf = mp.column(Metric::mtf))
+    mtf_.evaluate(ws.spectrum.data(), ws.otf.data(), mp, metrics + mtf->offset);
+  stage_seconds[3] += seconds_since(t0);
 }
 
 template <typename T>
@@ -214,29 +238,35 @@ FrameBlock FftwBackend<T>::compute(std::span<const PhasePolynomial> frames) {
                          " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
   const auto start = Clock::now();
   T* out = outputs_[next_output_].data();
+  std::vector<double>& metric_rows = metric_outputs_[next_output_];
   next_output_ ^= 1;
+  const std::size_t per_metrics = plan_.metrics.values_per_frame;
+  const auto metrics_of = [&](long f) {
+    return per_metrics > 0 ? metric_rows.data() + f * per_metrics : nullptr;
+  };
   const std::size_t frame_elements = plan_.frame_elements();
   const long count = static_cast<long>(frames.size());
 
-  std::vector<std::array<double, 3>> seconds(threads_.workers, {0.0, 0.0, 0.0});
+  std::vector<std::array<double, 4>> seconds(threads_.workers, {0.0, 0.0, 0.0, 0.0});
   if (threads_.workers == 1) {
     const OmpTeam team(threads_.frame_threads);
     for (long f = 0; f < count; ++f)
-      compute_one(frames[f], workspaces_[0], out + f * frame_elements, seconds[0]);
+      compute_one(frames[f], workspaces_[0], out + f * frame_elements, metrics_of(f), seconds[0]);
   } else {
 #pragma omp parallel for num_threads(threads_.workers) schedule(dynamic, 1)
     for (long f = 0; f < count; ++f) {
       const int w = omp_get_thread_num();
-      compute_one(frames[f], workspaces_[w], out + f * frame_elements, seconds[w]);
+      compute_one(frames[f], workspaces_[w], out + f * frame_elements, metrics_of(f), seconds[w]);
     }
   }
 
   FrameBlock block;
   block.data = out;
+  block.metrics = per_metrics > 0 ? metric_rows.data() : nullptr;
   block.frames = frames.size();
   // With frames in parallel, a stage's share of the wall time is its mean over workers.
-  const char* names[] = {"pupil", "fft", "intensity"};
-  for (int s = 0; s < 3; ++s) {
+  const char* names[] = {"pupil", "fft", "intensity", "metrics"};
+  for (int s = 0; s < (per_metrics > 0 ? 4 : 3); ++s) {
     double sum = 0.0;
     for (const auto& w : seconds) sum += w[s];
     block.times.add(names[s], sum / threads_.workers);

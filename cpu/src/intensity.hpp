@@ -24,8 +24,9 @@ double row_sum(const T* __restrict v, std::size_t n) {
 
 // `spectrum` holds the K output rows, each M long (row stride M); the output columns are
 // [first_column, first_column + K). `peak_scale` is applied for Normalization::peak.
+// Returns the factor applied: out = |F|^2 * factor.
 template <typename T>
-void write_intensity(const std::complex<T>* spectrum, int padded, int first_column, int frame,
+double write_intensity(const std::complex<T>* spectrum, int padded, int first_column, int frame,
                      T* out, Normalization normalization, double peak_scale) {
   const std::size_t k = static_cast<std::size_t>(frame);
   const T scale = normalization == Normalization::peak ? static_cast<T>(peak_scale) : T(1);
@@ -44,7 +45,9 @@ void write_intensity(const std::complex<T>* spectrum, int padded, int first_colu
   if (normalization == Normalization::sum && total > 0.0) {
     const T inv = static_cast<T>(1.0 / total);
     for (std::size_t i = 0; i < k * k; ++i) out[i] *= inv;
+    return static_cast<double>(inv);
   }
+  return static_cast<double>(scale);
 }
 
 }  // namespace psfsim::cpu

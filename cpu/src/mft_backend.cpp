@@ -10,6 +10,7 @@
 #include "cpu_info.hpp"
 #include "mft_propagator.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/frame_metrics.hpp"
 #include "psfsim/memory_budget.hpp"
 #include "pupil_builder.hpp"
 
@@ -80,7 +81,9 @@ class MftBackend final : public Backend {
   std::vector<Complex> pupils_;   // block_frames x N x N
   std::vector<T> channel_;        // block_frames x K x K, one wavelength's |E|^2
   std::vector<PupilScratch> scratch_;
+  std::array<double, block_frames> divisors_{};  // each frame's, of the block in hand
   std::array<std::vector<T>, 2> outputs_;
+  std::array<std::vector<double>, 2> metric_outputs_;
   int next_output_ = 0;
 };
 
@@ -107,6 +110,7 @@ MftBackend<T>::MftBackend(const PsfPlan& plan)
   channel_.resize(block_frames * k * k);
   scratch_.resize(static_cast<std::size_t>(threads_));
   for (auto& out : outputs_) out.resize(plan_.max_batch * plan_.frame_elements());
+  for (auto& out : metric_outputs_) out.resize(plan_.max_batch * plan_.metrics.values_per_frame);
 }
 
 template <typename T>
@@ -116,7 +120,10 @@ FrameBlock MftBackend<T>::compute(std::span<const PhasePolynomial> frames) {
                      " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
   const auto start = Clock::now();
   std::vector<T>& out = outputs_[next_output_];
+  std::vector<double>& metric_rows = metric_outputs_[next_output_];
   next_output_ ^= 1;
+  const std::size_t per_metrics = plan_.metrics.values_per_frame;
+  double metrics_seconds = 0.0;
   const std::size_t n2 = static_cast<std::size_t>(plan_.samples) * plan_.samples;
   const std::size_t k2 = plan_.frame_elements();
   const int count = static_cast<int>(frames.size());
@@ -154,7 +161,7 @@ FrameBlock MftBackend<T>::compute(std::span<const PhasePolynomial> frames) {
         intensity_seconds += seconds_since(t0);
       }
     }
-    const auto t0 = Clock::now();
+    auto t0 = Clock::now();
     for (int f = 0; f < frames_here; ++f) {
       T* frame = dst + static_cast<std::size_t>(f) * k2;
       double divisor = 1.0;
@@ -166,16 +173,29 @@ FrameBlock MftBackend<T>::compute(std::span<const PhasePolynomial> frames) {
       }
       if (divisor != 1.0)
         for (std::size_t i = 0; i < k2; ++i) frame[i] = static_cast<T>(frame[i] / divisor);
+      divisors_[f] = divisor;
     }
     intensity_seconds += seconds_since(t0);
+    if (per_metrics == 0) continue;
+    t0 = Clock::now();
+    // Stored = sum_k w_k |E_k|^2 times the one channel's folded `peak` scale, over divisor.
+    const double folded = plan_.channels.size() == 1 ? normalization_scale_ : 1.0;
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int f = 0; f < frames_here; ++f)
+      frame_metrics(plan_.metrics, plan_.pupil_facts(), frames[first + f],
+                    dst + static_cast<std::size_t>(f) * k2, plan_.frame, divisors_[f] / folded,
+                    metric_rows.data() + static_cast<std::size_t>(first + f) * per_metrics);
+    metrics_seconds += seconds_since(t0);
   }
 
   FrameBlock block;
   block.data = out.data();
+  block.metrics = per_metrics > 0 ? metric_rows.data() : nullptr;
   block.frames = frames.size();
   block.times.add("pupil", pupil_seconds);
   block.times.add("mft", mft_seconds);
   block.times.add("intensity", intensity_seconds);
+  if (per_metrics > 0) block.times.add("metrics", metrics_seconds);
   block.times.total = seconds_since(start);
   return block;
 }

@@ -39,6 +39,17 @@ void write_optics(std::ostream& t, const OpticsSpec& o) {
   }
 }
 
+void write_metrics(std::ostream& t, const MetricsSpec& m) {
+  if (!m.metrics.empty()) {
+    std::string names;
+    for (Metric metric : m.metrics) names += (names.empty() ? "" : ",") + std::string(to_string(metric));
+    t << "metrics = " << toml_string(names) << "\n";
+    t << "ee-radii = " << toml_string(format_number_list(m.ee_radii)) << "\n";
+    t << "mtf-frequencies = " << toml_string(format_number_list(m.mtf_frequencies)) << "\n";
+  }
+  t << "store = " << toml_string(std::string(to_string(m.resolved_store()))) << "\n";
+}
+
 void write_aperture(std::ostream& t, const ApertureSpec& a) {
   if (a.spiders) t << "spiders = " << toml_string(to_string(*a.spiders)) << "\n";
   if (a.hex_segments) t << "hex-segments = " << toml_string(to_string(*a.hex_segments)) << "\n";
@@ -75,6 +86,7 @@ std::string to_toml(const RunSpec& spec) {
   if (!spec.random.empty()) t << "random = " << toml_string(spec.random) << "\n";
   if (!spec.frames_file.empty()) t << "frames = " << toml_string(spec.frames_file) << "\n";
   if (spec.crop) t << "crop = " << *spec.crop << "\n";
+  write_metrics(t, spec.metrics);
   t << "repeat = " << spec.repeat << "\n";
   t << "threads = " << spec.threads << "\n";
   t << "device = " << spec.device << "\n";

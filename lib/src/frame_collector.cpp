@@ -1,5 +1,6 @@
 #include "psfsim/frame_collector.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -18,7 +19,23 @@ void FrameCollector::open(const RunHeader& header) {
   frames_ = header.spec.frames.size();
   edge_ = header.geometry.frame;
   precision_ = header.spec.precision;
-  values_.assign(frames_ * static_cast<std::size_t>(edge_) * edge_, 0.0);
+  if (header.spec.metrics.stores_frames())
+    values_.assign(frames_ * static_cast<std::size_t>(edge_) * edge_, 0.0);
+  for (const auto& c : metric_columns(header.spec.metrics)) metric_width_ += c.width;
+  metrics_.assign(frames_ * metric_width_, 0.0);
+}
+
+void FrameCollector::write_metrics(std::size_t first, std::size_t count, const double* values) {
+  if (first + count > frames_)
+    throw std::out_of_range("metrics of frames " + std::to_string(first) + "+" +
+                            std::to_string(count) + " past the batch of " +
+                            std::to_string(frames_));
+  std::copy(values, values + count * metric_width_, metrics_.begin() + first * metric_width_);
+}
+
+std::span<const double> FrameCollector::metrics(std::size_t index) const {
+  if (index >= frames_) throw std::out_of_range("frame " + std::to_string(index));
+  return {metrics_.data() + index * metric_width_, metric_width_};
 }
 
 void FrameCollector::write_frames(std::size_t first, std::size_t count, const void* data) {
@@ -34,6 +51,7 @@ void FrameCollector::write_frames(std::size_t first, std::size_t count, const vo
 std::span<const double> FrameCollector::frame(std::size_t index) const {
   const std::size_t per_frame = static_cast<std::size_t>(edge_) * edge_;
   if (index >= frames_) throw std::out_of_range("frame " + std::to_string(index));
+  if (values_.empty()) throw std::logic_error("no frames kept: the run stores metrics only");
   return {values_.data() + index * per_frame, per_frame};
 }
 

@@ -73,4 +73,10 @@ std::string toml_string(std::string_view text) {
   return out + "\"";
 }
 
+std::string format_number_list(const std::vector<double>& values) {
+  std::string text;
+  for (double v : values) text += (text.empty() ? "" : ",") + format_number(v);
+  return text;
+}
+
 }  // namespace psfsim

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "atomic_h5_file.hpp"
+#include "metrics_dataset.hpp"
 #include "psf_dataset.hpp"
 #include "space_reservation.hpp"
 #include "psfsim/config_text.hpp"
@@ -68,6 +69,27 @@ void write_optics_attributes(hid_t psf, const OpticsSpec& o, const Geometry& g) 
   }
 }
 
+// What /psf's attributes say about the run (SPEC §3, §6, §7); /metrics carries them too, for
+// files without /psf.
+void write_run_attributes(hid_t object, const RunHeader& header) {
+  const Geometry& g = header.geometry;
+  const RunSpec& spec = header.spec;
+  h5::set_attribute(object, "normalization", std::string(to_string(spec.normalization)));
+  h5::set_attribute(object, "grid", std::string(to_string(spec.grid)));
+  h5::set_attribute(object, "samples", static_cast<long long>(g.samples));
+  if (g.padded > 0) {  // an MFT run at a pixel scale no integer M gives has no padded size
+    h5::set_attribute(object, "padded_size", static_cast<long long>(g.padded));
+    h5::set_attribute(object, "pad_factor", g.pad_factor);
+  }
+  h5::set_attribute(object, "pixel_scale_lambda_over_d", g.pixel_scale_lambda_over_d);
+  write_optics_attributes(object, spec.optics, g);
+  h5::set_attribute(object, "precision", std::string(to_string(spec.precision)));
+  h5::set_attribute(object, "backend", header.backend);
+  h5::set_attribute(object, "obscuration", spec.obscuration);
+  write_aperture_attributes(object, spec.aperture);
+  h5::set_attribute(object, "crop", static_cast<long long>(g.frame));
+}
+
 }  // namespace
 
 struct PsfFileWriter::Impl {
@@ -85,6 +107,7 @@ struct PsfFileWriter::Impl {
   h5::PsfLayout layout;
   h5::Handle psf;
   std::optional<SpaceReservation> reservation;  // uncompressed frames: their size is known
+  std::optional<h5::MetricsDatasets> metrics;
 };
 
 PsfFileWriter::PsfFileWriter(fs::path path, bool force, std::string command_line)
@@ -114,6 +137,10 @@ void PsfFileWriter::write_frames(std::size_t first, std::size_t count, const voi
   naming_the_file([&] { write_hyperslab(first, count, data); });
 }
 
+void PsfFileWriter::write_metrics(std::size_t first, std::size_t count, const double* values) {
+  naming_the_file([&] { impl_->metrics->write(first, count, values); });
+}
+
 void PsfFileWriter::close(TimingLog& log) {
   naming_the_file([&] { finish(log); });
 }
@@ -124,23 +151,17 @@ void PsfFileWriter::create(const RunHeader& header) {
   const hid_t root = d.file.root();
   const Geometry& g = header.geometry;
   const Precision precision = header.spec.precision;
+  const MetricsSpec& metrics = header.spec.metrics;
+  h5::set_attribute(root, "store", std::string(to_string(metrics.resolved_store())));
+  if (!metrics.metrics.empty()) {
+    d.metrics.emplace(root, metrics, header.spec.frames.size());
+    write_run_attributes(d.metrics->group(), header);
+  }
+  if (!metrics.stores_frames()) return;
   d.psf = h5::create_psf_dataset(root, header.spec.frames.size(), g.frame, precision,
                                  d.compression);
   const hid_t psf = d.psf.get();
-  h5::set_attribute(psf, "normalization", std::string(to_string(header.spec.normalization)));
-  h5::set_attribute(psf, "grid", std::string(to_string(header.spec.grid)));
-  h5::set_attribute(psf, "samples", static_cast<long long>(g.samples));
-  if (g.padded > 0) {  // an MFT run at a pixel scale no integer M gives has no padded size
-    h5::set_attribute(psf, "padded_size", static_cast<long long>(g.padded));
-    h5::set_attribute(psf, "pad_factor", g.pad_factor);
-  }
-  h5::set_attribute(psf, "pixel_scale_lambda_over_d", g.pixel_scale_lambda_over_d);
-  write_optics_attributes(psf, header.spec.optics, g);
-  h5::set_attribute(psf, "precision", std::string(to_string(precision)));
-  h5::set_attribute(psf, "backend", header.backend);
-  h5::set_attribute(psf, "obscuration", header.spec.obscuration);
-  write_aperture_attributes(psf, header.spec.aperture);
-  h5::set_attribute(psf, "crop", static_cast<long long>(g.frame));
+  write_run_attributes(psf, header);
   h5::set_attribute(psf, "compression", d.compression.text());
   h5::attach_dimension_scales(root, psf, header.spec.frames.size(), g);
   if (!d.layout.compressed)
@@ -235,6 +256,7 @@ void PsfFileWriter::finish(TimingLog& log) {
   Impl& d = *impl_;
   if (d.reservation) d.reservation->require_space(SIZE_MAX);
   d.psf.reset();
+  d.metrics.reset();
   write_parameters(d.file.root(), d.frames, d.units);
   log.write += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   write_timings(d.file.root(), log);

@@ -56,12 +56,16 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
   geometry_ = psfsim::geometry(spec_);
   const BackendEntry& entry = backends.select(spec_.backend);
   backend_name_ = entry.name;
+  // The MTF needs the FFT's whole focal plane (validate() has refused an explicit mft).
   if (spec_.optics.propagation == Propagation::automatic && geometry_.fft_applies)
-    geometry_.propagation = faster_propagation(entry.name, geometry_.samples, geometry_.padded,
-                                               geometry_.frame);
+    geometry_.propagation = spec_.metrics.has(Metric::mtf)
+                                ? Propagation::fft
+                                : faster_propagation(entry.name, geometry_.samples,
+                                                     geometry_.padded, geometry_.frame);
   max_batch_ = frames_per_call(spec_, geometry_);
   PsfPlan plan = make_plan(spec_, geometry_, max_batch_);
-  if (geometry_.detector_stage(spec_.optics))
+  // The detector acts on stored frames; metrics describe the optical PSF before it.
+  if (geometry_.detector_stage(spec_.optics) && spec_.metrics.stores_frames())
     detector_ = std::make_unique<DetectorStage>(spec_, geometry_, plan.pupil_facts().energy_sum,
                                                 static_cast<std::size_t>(max_batch_));
   pending_backend_ = std::async(
@@ -142,6 +146,7 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   int previous_slot = -1;
   double write_seconds = 0.0;
   const std::size_t total = batch * static_cast<std::size_t>(spec_.repeat);
+  const bool store_frames = spec_.metrics.stores_frames();
   std::size_t done = 0;
   for (int r = 0; r < spec_.repeat; ++r) {
     const bool last_repeat = r + 1 == spec_.repeat;
@@ -151,9 +156,12 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
       if (block.frames != count)
         throw RuntimeFailure(log.backend + " backend returned " + std::to_string(block.frames) +
                              " frames for " + std::to_string(count));
+      if (block.metrics == nullptr && !backend.plan().metrics.empty())
+        throw RuntimeFailure(log.backend + " backend returned no metrics");
       log.record(block.times, first == 0);
       if (last_repeat) {
         FrameBlock stored = block;
+        if (!store_frames) stored.data = nullptr;
         if (detector_) {
           // The writer still reads the other buffer (the previous chunk).
           const int slot = static_cast<int>((first / chunk) % 2);
@@ -161,11 +169,13 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
           stored.data = detector_->process(block.data, count, first, slot);
           previous_slot = slot;
         }
-        require_finite(first, stored);  // here, while the writer thread copies the last block
+        // Here, while the writer thread copies the last block.
+        if (stored.data != nullptr) require_finite(first, stored);
         if (pending_write.valid()) pending_write.get();
         pending_write = std::async(std::launch::async, [&sink, &write_seconds, first, stored] {
           const auto t0 = Clock::now();
-          sink.write_frames(first, stored.frames, stored.data);
+          if (stored.data != nullptr) sink.write_frames(first, stored.frames, stored.data);
+          if (stored.metrics != nullptr) sink.write_metrics(first, stored.frames, stored.metrics);
           write_seconds += seconds_since(t0);
         });
       }

@@ -5,6 +5,7 @@
 
 #include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"
+#include "metrics_plan.hpp"
 #include "optical_sampling.hpp"
 
 namespace psfsim {
@@ -81,6 +82,7 @@ void validate(const RunSpec& spec) {
   require(spec.device >= 0, "--device " + std::to_string(spec.device) + ": must be >= 0");
   require(!spec.frames.empty(), "no frames to compute");
   (void)parse_compression(spec.compression);
+  validate_metrics(spec, g);
   require((spec.vary.empty() ? 0 : 1) + (spec.random.empty() ? 0 : 1) +
                   (spec.frames_file.empty() ? 0 : 1) <= 1,
           "--vary, --random and --frames: give at most one way to define the frames");
@@ -148,6 +150,7 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
       (spec.normalization == Normalization::peak || spec.optics.photons))
     throw InputError("--pupil-amplitude: one amplitude map per frame needs --normalize none or "
                      "sum and no --photons (both take one aperture's sum of A)");
+  p.metrics = make_metrics_plan(spec, g, p);
   return p;
 }
 

@@ -15,6 +15,9 @@ namespace psfsim {
 // Frames computed by one call, in backend-owned host memory (pinned on the GPU).
 struct FrameBlock {
   const void* data = nullptr;  // frames * plan.frame_elements() reals of plan.precision, row-major
+  // frames * plan.metrics.values_per_frame doubles, frame by frame; null without metrics.
+  // `data` may be null when the plan stores no frames.
+  const double* metrics = nullptr;
   std::size_t frames = 0;
   StageTimes times;
 };

@@ -31,6 +31,10 @@ class FrameSink {
   // precision each. `data` is valid during the call only. Calls come from one thread at a
   // time, which need not be the thread that called PsfRun::execute.
   virtual void write_frames(std::size_t first, std::size_t count, const void* data) = 0;
+  // The metrics of the same frames (SPEC §7), plan.metrics.values_per_frame doubles per frame,
+  // when the run computes any; with --store metrics they come without write_frames calls.
+  virtual void write_metrics(std::size_t /*first*/, std::size_t /*count*/,
+                             const double* /*values*/) {}
   // Once, after the last frame, with the run's timings: log.write holds the time of the
   // write_frames calls, to which the sink adds whatever else it writes. The sink makes its
   // output final here; a sink destroyed without close() leaves nothing behind.

@@ -17,6 +17,8 @@ namespace psfsim {
 
 // Shortest text that reads back to the same double: "0.1", not "0.10000000000000001".
 [[nodiscard]] std::string format_number(double value);
+// Each with format_number, separated by commas: "0.5,1,1.22".
+[[nodiscard]] std::string format_number_list(const std::vector<double>& values);
 // A TOML basic string: quoted, with backslash, quote and control characters escaped.
 [[nodiscard]] std::string toml_string(std::string_view text);
 

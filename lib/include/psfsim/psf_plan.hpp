@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "psfsim/enums.hpp"
+#include "psfsim/metrics.hpp"
 #include "psfsim/pupil_facts.hpp"
 
 namespace psfsim {
@@ -43,6 +44,9 @@ struct PsfPlan {
   // GPU: time pupil, fft, intensity and transfer separately even where events between the
   // stages cost as much as the stages (small sizes); the default fuses them for speed.
   bool stage_timing = false;
+  // SPEC §7's per-frame metrics, computed in the same call as the frames; with
+  // metrics.store_frames false no frame need leave the backend.
+  MetricsPlan metrics;
   // The sampled pupil's facts, shared by every copy of the plan; set by with_pupil_facts().
   std::shared_ptr<const PupilFacts> pupil;
 

@@ -8,6 +8,7 @@
 
 #include "psfsim/aperture_spec.hpp"
 #include "psfsim/enums.hpp"
+#include "psfsim/metrics.hpp"
 #include "psfsim/optics_spec.hpp"
 #include "psfsim/phase_terms.hpp"
 #include "psfsim/psf_plan.hpp"
@@ -46,6 +47,7 @@ struct RunSpec {
   OpticsSpec optics;          // physical units, spectrum, propagation, detector (SPEC §6)
   ApertureSpec aperture;      // spiders, hexagons, pupil maps (SPEC §7)
   ZernikeConvention zernike;  // --zernike-order, --zernike-norm (SPEC §7)
+  MetricsSpec metrics;        // --metrics, --ee-radii, --mtf-frequencies, --store (SPEC §7)
   // How the frames were defined, as the user wrote it, for the effective configuration.
   PhaseTerms fixed_terms;
   std::string vary;

@@ -1,0 +1,101 @@
+#pragma once
+// The formulas of SPEC §7's metrics that every backend shares, host and device alike, so that
+// the CPU and the GPU define each metric in one place (docs/metrics.md derives them).
+#include <cmath>
+
+#include "psfsim/pupil_math.hpp"  // PSFSIM_HD
+
+namespace psfsim::metric {
+
+// The share of a pixel whose centre lies `d` pixels from the axis that a disk of radius `r`
+// pixels encloses: a linear ramp over one pixel, the first-order approximation of the area of
+// the pixel inside the circle (exact on average along a straight edge).
+PSFSIM_HD inline double ee_weight(double d, double r) {
+  const double w = r - d + 0.5;
+  return w <= 0.0 ? 0.0 : (w >= 1.0 ? 1.0 : w);
+}
+
+// The FWHM's radial profile about the maximum: a pixel `d` pixels away adds to bin round(d).
+PSFSIM_HD inline int profile_bin(double d) { return static_cast<int>(d + 0.5); }
+
+// Half the FWHM, in pixels: the profile's bins (value sum, distance sum, count), each bin
+// taken at its mean distance and mean value, linearly interpolated where the profile first
+// falls to half of `peak` (bin 0 is the maximum alone). NaN when bins [0, bins) never fall
+// that far.
+PSFSIM_HD inline double half_width(const double* value_sums, const double* distance_sums,
+                                   const double* counts, int bins, double peak) {
+  const double half = 0.5 * peak;
+  double r0 = 0.0;
+  double v0 = peak;
+  for (int b = 1; b < bins; ++b) {
+    if (counts[b] == 0.0) continue;
+    const double r = distance_sums[b] / counts[b];
+    const double v = value_sums[b] / counts[b];
+    if (v <= half) return v0 == v ? r : r0 + (v0 - half) / (v0 - v) * (r - r0);
+    r0 = r;
+    v0 = v;
+  }
+  return NAN;
+}
+
+// Directions sampled over half a turn at radius `radius` (the other half is the same, the
+// MTF of a real PSF being even): about two per pixel of arc.
+PSFSIM_HD inline int mtf_directions(double radius) {
+  const int n = static_cast<int>(std::ceil(2.0 * 3.14159265358979323846 * radius));
+  return n < 8 ? 8 : n;
+}
+
+// The radially averaged MTF at `radius` OTF samples: |OTF| bilinearly interpolated at
+// mtf_directions(radius) points of the half circle, over |OTF(0)|. `modulus(ky, kx)` returns
+// |OTF| at any integer frequency (the caller wraps and mirrors).
+template <typename Modulus>
+PSFSIM_HD double radial_mtf(const Modulus& modulus, double radius) {
+  const double dc = modulus(0, 0);
+  if (!(dc > 0.0)) return NAN;
+  if (radius == 0.0) return 1.0;
+  const int n = mtf_directions(radius);
+  double sum = 0.0;
+  for (int j = 0; j < n; ++j) {
+    const double angle = 3.14159265358979323846 * j / n;
+    const double x = radius * std::cos(angle);
+    const double y = radius * std::sin(angle);
+    const double x0 = std::floor(x);
+    const double y0 = std::floor(y);
+    const double fx = x - x0;
+    const double fy = y - y0;
+    const int c = static_cast<int>(x0);
+    const int r = static_cast<int>(y0);
+    sum += (1.0 - fy) * ((1.0 - fx) * modulus(r, c) + fx * modulus(r, c + 1)) +
+           fy * ((1.0 - fx) * modulus(r + 1, c) + fx * modulus(r + 1, c + 1));
+  }
+  return sum / n / dc;
+}
+
+// Where an integer frequency (ky, kx) lives in an M x (M/2 + 1) real-to-complex transform:
+// both wrapped to [0, M), and the half with kx > M/2 mirrored (|OTF(-k)| = |OTF(k)|).
+struct HalfSpectrumIndex {
+  int row;
+  int column;
+};
+PSFSIM_HD inline HalfSpectrumIndex half_spectrum_index(int ky, int kx, int padded) {
+  ky %= padded;
+  if (ky < 0) ky += padded;
+  kx %= padded;
+  if (kx < 0) kx += padded;
+  if (kx > padded / 2) {
+    kx = padded - kx;
+    ky = ky == 0 ? 0 : padded - ky;
+  }
+  return {ky, kx};
+}
+
+// The wavefront's RMS over the aperture, weighted by A, piston removed, from the sums of A,
+// A W and A W^2.
+PSFSIM_HD inline double weighted_rms(double a, double aw, double aw2) {
+  if (!(a > 0.0)) return NAN;
+  const double mean = aw / a;
+  const double variance = aw2 / a - mean * mean;
+  return std::sqrt(variance > 0.0 ? variance : 0.0);
+}
+
+}  // namespace psfsim::metric

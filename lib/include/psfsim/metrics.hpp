@@ -1,0 +1,78 @@
+#pragma once
+// SPEC §7's per-frame metrics: what the user asks for (MetricsSpec), and what a backend needs
+// to compute them where the frames are (MetricsPlan). The formulas shared by every backend
+// are in metric_math.hpp.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace psfsim {
+
+// In the order of their columns in a frame's metric values.
+enum class Metric { strehl, strehl_centre, centroid, fwhm, ee, rms_wavefront, mtf };
+inline constexpr int metric_kinds = 7;
+
+// What the file keeps: --store frames|metrics|both.
+enum class Store { frames, metrics, both };
+
+[[nodiscard]] std::string_view to_string(Metric m) noexcept;
+[[nodiscard]] std::string_view to_string(Store s) noexcept;
+[[nodiscard]] std::optional<Store> parse_store(std::string_view s) noexcept;
+
+inline const std::vector<double> default_ee_radii{0.5, 1.0, 1.22, 1.5, 2.0, 2.23, 3.0, 5.0};
+inline const std::vector<double> default_mtf_frequencies{0.1, 0.2, 0.3, 0.4, 0.5,
+                                                         0.6, 0.7, 0.8, 0.9};
+// The GPU keeps one accumulator per radius in registers.
+inline constexpr std::size_t max_ee_radii = 32;
+inline constexpr std::size_t max_mtf_frequencies = 64;
+
+struct MetricsSpec {
+  std::vector<Metric> metrics;  // canonical order, no repeats; empty: none
+  std::vector<double> ee_radii = default_ee_radii;               // lambda_ref / D
+  std::vector<double> mtf_frequencies = default_mtf_frequencies;  // units of the cutoff D/lambda
+  std::optional<Store> store;   // unset: frames without metrics, both with them
+  [[nodiscard]] bool has(Metric m) const noexcept;
+  [[nodiscard]] Store resolved_store() const noexcept;
+  [[nodiscard]] bool stores_frames() const noexcept { return resolved_store() != Store::metrics; }
+};
+
+// "strehl,fwhm,ee" or "all"; throws InputError naming --metrics.
+[[nodiscard]] std::vector<Metric> parse_metrics(std::string_view text);
+// A comma-separated list of finite numbers; throws InputError naming `option`.
+[[nodiscard]] std::vector<double> parse_number_list(std::string_view text, std::string_view option);
+
+// One dataset of /metrics: its name and how many values a frame has in it.
+struct MetricColumn {
+  Metric metric;
+  std::string name;      // centroid gives centroid_x and centroid_y
+  std::size_t offset = 0;  // first value in a frame's row
+  std::size_t width = 1;   // ee: one per radius, mtf: one per frequency
+};
+
+// Everything a backend needs, in the units of the frames it computes.
+struct MetricsPlan {
+  std::vector<MetricColumn> columns;  // empty: no metrics
+  std::size_t values_per_frame = 0;
+  bool store_frames = true;           // false: no frame leaves the backend
+  double pixel_scale = 0.5;   // lambda_ref / D per computed pixel
+  double axis = 0.0;          // computed pixel (row and column) on the optical axis
+  // The aberration-free peak is (sum A)^2 * peak_factor and the whole focal plane's energy
+  // (Parseval) sum A^2 * energy_factor, both in the backend's unnormalized intensity.
+  double peak_factor = 1.0;
+  double energy_factor = 1.0;
+  std::vector<double> ee_radii_pixels;    // computed pixels
+  std::vector<double> mtf_radii;          // OTF samples of the M x M plane's transform
+  int fwhm_bins = 0;                      // radial profile bins (1 pixel each)
+
+  [[nodiscard]] bool empty() const noexcept { return columns.empty(); }
+  [[nodiscard]] const MetricColumn* column(Metric m) const noexcept;
+  // The MTF needs the whole M x M plane of the FFT, not only the crop window.
+  [[nodiscard]] bool needs_full_plane() const noexcept { return column(Metric::mtf) != nullptr; }
+};
+
+// The columns of `spec` in canonical order.
+[[nodiscard]] std::vector<MetricColumn> metric_columns(const MetricsSpec& spec);
+
+}  // namespace psfsim

@@ -1,0 +1,158 @@
+#include "psfsim/frame_metrics.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "psfsim/metric_math.hpp"
+
+namespace psfsim {
+namespace {
+
+// out[a] = sum_b table[a * stride + b] y^b: the row's polynomial in x.
+void collapse(const std::vector<double>& table, int stride, double y, double* out) {
+  for (int a = 0; a < stride; ++a) {
+    double v = 0.0;
+    for (int b = stride - 1; b >= 0; --b) v = v * y + table[a * stride + b];
+    out[a] = v;
+  }
+}
+
+double horner(const double* c, int stride, double x) {
+  double v = 0.0;
+  for (int a = stride - 1; a >= 0; --a) v = v * x + c[a];
+  return v;
+}
+
+// The value on the optical axis: the pixel there, or bilinear between the four around it
+// when the axis falls between pixel centres (an even detector oversampling).
+template <typename T>
+double axis_value(const T* frame, int edge, double axis) {
+  const int i0 = static_cast<int>(std::floor(axis));
+  const double f = axis - i0;
+  const auto at = [&](int r, int c) {
+    return static_cast<double>(frame[static_cast<std::size_t>(r) * edge + c]);
+  };
+  if (f == 0.0 || i0 + 1 >= edge) return at(i0, i0);
+  return (1 - f) * ((1 - f) * at(i0, i0) + f * at(i0, i0 + 1)) +
+         f * ((1 - f) * at(i0 + 1, i0) + f * at(i0 + 1, i0 + 1));
+}
+
+}  // namespace
+
+WavefrontSums wavefront_sums(const PupilFacts& facts, const PhasePolynomial& phase) {
+  const int n = facts.samples;
+  const int stride = phase.stride();
+  const bool rho = phase.uses_rho();
+  const double* amplitude = facts.amplitude_of(phase.batch_index);
+  const double* opd = facts.opd_of(phase.batch_index);
+  std::vector<double> plain(stride), with_rho(stride);
+  WavefrontSums s;
+  for (int r = 0; r < n; ++r) {
+    const ApertureSpan& span = facts.spans[r];
+    if (span.hi <= span.lo) continue;
+    const double y = facts.coordinates[r];
+    collapse(phase.plain, stride, y, plain.data());
+    if (rho) collapse(phase.with_rho, stride, y, with_rho.data());
+    const std::size_t row = static_cast<std::size_t>(r) * n;
+    for (int c = span.lo; c < span.hi; ++c) {
+      if (amplitude == nullptr && c >= span.obscured_lo && c < span.obscured_hi) continue;
+      const double a = amplitude != nullptr ? amplitude[row + c] : 1.0;
+      if (a == 0.0) continue;
+      const double x = facts.coordinates[c];
+      double w = horner(plain.data(), stride, x);
+      if (rho) w += pupil::radius(x, y) * horner(with_rho.data(), stride, x);
+      if (opd != nullptr) w += opd[row + c];
+      s.a += a;
+      s.aw += a * w;
+      s.aw2 += a * w * w;
+    }
+  }
+  return s;
+}
+
+template <typename T>
+void frame_metrics(const MetricsPlan& plan, const PupilFacts& facts, const PhasePolynomial& phase,
+                   const T* frame, int edge, double to_raw, double* row) {
+  const double axis = plan.axis;
+  const std::size_t radii = plan.ee_radii_pixels.size();
+  const MetricColumn* ee = plan.column(Metric::ee);
+  double ee_reach = 0.0;  // pixels beyond this add to no radius
+  for (double r : plan.ee_radii_pixels) ee_reach = std::max(ee_reach, r + 0.5);
+  std::array<double, max_ee_radii> enclosed{};
+
+  double total = 0.0, sx = 0.0, sy = 0.0;
+  double peak = -std::numeric_limits<double>::infinity();
+  int peak_r = 0, peak_c = 0;
+  for (int r = 0; r < edge; ++r) {
+    const T* line = frame + static_cast<std::size_t>(r) * edge;
+    const double dy = r - axis;
+    for (int c = 0; c < edge; ++c) {
+      const double v = static_cast<double>(line[c]);
+      const double dx = c - axis;
+      total += v;
+      sx += v * dx;
+      sy += v * dy;
+      if (v > peak) {
+        peak = v;
+        peak_r = r;
+        peak_c = c;
+      }
+      if (ee != nullptr) {
+        const double d = std::sqrt(dx * dx + dy * dy);
+        if (d < ee_reach)
+          for (std::size_t k = 0; k < radii; ++k)
+            enclosed[k] += metric::ee_weight(d, plan.ee_radii_pixels[k]) * v;
+      }
+    }
+  }
+
+  const double peak_reference = facts.aperture_sum * facts.aperture_sum * plan.peak_factor;
+  for (const MetricColumn& column : plan.columns) {
+    double* out = row + column.offset;
+    switch (column.metric) {
+      case Metric::strehl: *out = peak * to_raw / peak_reference; break;
+      case Metric::strehl_centre:
+        *out = axis_value(frame, edge, axis) * to_raw / peak_reference;
+        break;
+      case Metric::centroid:
+        *out = (column.name == "centroid_x" ? sx : sy) / total * plan.pixel_scale;
+        break;
+      case Metric::fwhm: {
+        const int bins = plan.fwhm_bins;
+        std::vector<double> sums(bins), distances(bins), counts(bins);
+        for (int r = 0; r < edge; ++r)
+          for (int c = 0; c < edge; ++c) {
+            const double d = std::hypot(double(c - peak_c), double(r - peak_r));
+            const int b = metric::profile_bin(d);
+            if (b >= bins) continue;
+            sums[b] += static_cast<double>(frame[static_cast<std::size_t>(r) * edge + c]);
+            distances[b] += d;
+            counts[b] += 1.0;
+          }
+        *out = 2.0 * metric::half_width(sums.data(), distances.data(), counts.data(), bins, peak) *
+               plan.pixel_scale;
+        break;
+      }
+      case Metric::ee: {
+        const double energy = facts.energy_sum * plan.energy_factor;
+        for (std::size_t k = 0; k < radii; ++k) out[k] = enclosed[k] * to_raw / energy;
+        break;
+      }
+      case Metric::rms_wavefront: {
+        const WavefrontSums s = wavefront_sums(facts, phase);
+        *out = metric::weighted_rms(s.a, s.aw, s.aw2);
+        break;
+      }
+      case Metric::mtf: break;  // the FFT backend's, from the whole plane
+    }
+  }
+}
+
+template void frame_metrics<float>(const MetricsPlan&, const PupilFacts&, const PhasePolynomial&,
+                                   const float*, int, double, double*);
+template void frame_metrics<double>(const MetricsPlan&, const PupilFacts&,
+                                    const PhasePolynomial&, const double*, int, double, double*);
+
+}  // namespace psfsim

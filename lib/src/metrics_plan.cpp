@@ -1,0 +1,90 @@
+#include "metrics_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "psfsim/errors.hpp"
+#include "psfsim/number_text.hpp"
+
+namespace psfsim {
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw InputError(message);
+}
+
+// Most radial-profile bins of the FWHM (the GPU keeps them in shared memory).
+constexpr int max_profile_bins = 1024;
+
+}  // namespace
+
+void validate_metrics(const RunSpec& spec, const Geometry& g) {
+  const MetricsSpec& m = spec.metrics;
+  require(!(m.store == Store::metrics && m.metrics.empty()),
+          "--store metrics: no metrics to store; give --metrics too");
+  if (m.has(Metric::ee)) {
+    require(!m.ee_radii.empty() && m.ee_radii.size() <= max_ee_radii,
+            "--ee-radii " + format_number_list(m.ee_radii) + ": give 1 to " +
+                std::to_string(max_ee_radii) + " radii");
+    for (double r : m.ee_radii)
+      require(std::isfinite(r) && r > 0.0,
+              "--ee-radii " + format_number_list(m.ee_radii) + ": radii must be > 0 (lambda/D)");
+  }
+  if (m.has(Metric::mtf)) {
+    require(!m.mtf_frequencies.empty() && m.mtf_frequencies.size() <= max_mtf_frequencies,
+            "--mtf-frequencies " + format_number_list(m.mtf_frequencies) + ": give 1 to " +
+                std::to_string(max_mtf_frequencies) + " frequencies");
+    for (double v : m.mtf_frequencies)
+      require(std::isfinite(v) && v >= 0.0 && v <= 1.0,
+              "--mtf-frequencies " + format_number_list(m.mtf_frequencies) +
+                  ": frequencies are fractions of the cutoff D/lambda, in [0, 1]");
+    require(g.fft_applies && spec.optics.propagation != Propagation::mft,
+            "--metrics mtf: the MTF is the transform of the whole focal plane, which only the "
+            "FFT propagation computes (one wavelength, whole detector pixels, no "
+            "--propagation mft)");
+    require(g.padded >= 2 * g.samples - 1,
+            "--metrics mtf: needs a padded size of at least 2N - 1 (" +
+                std::to_string(2 * g.samples - 1) + ") so that the PSF is sampled at Nyquist; "
+                "use --pad-factor 2 or more");
+  }
+}
+
+MetricsPlan make_metrics_plan(const RunSpec& spec, const Geometry& g, const PsfPlan& plan) {
+  MetricsPlan m;
+  const MetricsSpec& s = spec.metrics;
+  m.columns = metric_columns(s);
+  for (const auto& c : m.columns) m.values_per_frame += c.width;
+  m.store_frames = s.stores_frames();
+  if (m.columns.empty()) return m;
+  const PupilFacts& facts = plan.pupil_facts();
+  require(!(facts.amplitude_maps > 1 &&
+            (s.has(Metric::strehl) || s.has(Metric::strehl_centre) || s.has(Metric::ee))),
+          "--metrics: strehl, strehl_centre and ee take one aperture's sums; one amplitude map "
+          "per frame (--pupil-amplitude) allows the others only");
+  m.pixel_scale = g.pixel_scale_lambda_over_d / g.oversample;
+  if (plan.propagation == Propagation::fft) {
+    m.axis = plan.frame / 2;  // M/2 of the spectrum, in the crop window
+    m.peak_factor = 1.0;
+    m.energy_factor = static_cast<double>(plan.padded) * plan.padded;
+  } else {
+    m.axis = plan.pixel_centre;
+    // A pupil sample spacing of dx (units of D) repeats the focal plane every 1/dx lambda/D:
+    // channel k's whole plane holds (1/dx / s_k)^2 of its pixels (Parseval).
+    const double period = 2.0 / (facts.coordinates[1] - facts.coordinates[0]);
+    m.peak_factor = 0.0;
+    m.energy_factor = 0.0;
+    for (const SpectralChannel& c : plan.channels) {
+      m.peak_factor += c.weight;
+      m.energy_factor += c.weight * (period / c.pixel_scale) * (period / c.pixel_scale);
+    }
+  }
+  if (s.has(Metric::ee))
+    for (double r : s.ee_radii) m.ee_radii_pixels.push_back(r / m.pixel_scale);
+  if (s.has(Metric::mtf))
+    for (double v : s.mtf_frequencies) m.mtf_radii.push_back(v * plan.padded * m.pixel_scale);
+  m.fwhm_bins = std::min(max_profile_bins,
+                         static_cast<int>(std::ceil(plan.frame * std::sqrt(2.0))) + 2);
+  return m;
+}
+
+}  // namespace psfsim

@@ -1,0 +1,14 @@
+#pragma once
+// SPEC §7's metrics in the units of the frames a backend computes.
+#include "psfsim/psf_plan.hpp"
+#include "psfsim/run_spec.hpp"
+
+namespace psfsim {
+
+// Throws InputError naming --metrics, --ee-radii, --mtf-frequencies or --store.
+void validate_metrics(const RunSpec& spec, const Geometry& g);
+// `plan` is complete but for its metrics (channels, pixel centre, pupil facts).
+[[nodiscard]] MetricsPlan make_metrics_plan(const RunSpec& spec, const Geometry& g,
+                                            const PsfPlan& plan);
+
+}  // namespace psfsim
