@@ -14,10 +14,15 @@ namespace {
 void print_summary(const PsfRun& run, const TimingLog& log) {
   const RunSpec& spec = run.spec();
   const Geometry& g = run.geometry();
-  std::printf("psfsim: wrote %s: %zu x %d x %d %s (backend %s, %s)\n", spec.output.c_str(),
-              spec.frames.size(), g.frame, g.frame,
-              spec.precision == Precision::single ? "float32" : "float64", log.backend.c_str(),
-              log.device.c_str());
+  if (spec.metrics.stores_frames())
+    std::printf("psfsim: wrote %s: %zu x %d x %d %s%s (backend %s, %s)\n", spec.output.c_str(),
+                spec.frames.size(), g.frame, g.frame,
+                spec.precision == Precision::single ? "float32" : "float64",
+                spec.metrics.stores_metrics() ? " and their metrics" : "", log.backend.c_str(),
+                log.device.c_str());
+  else
+    std::printf("psfsim: wrote %s: the metrics of %zu frames, no frames (backend %s, %s)\n",
+                spec.output.c_str(), spec.frames.size(), log.backend.c_str(), log.device.c_str());
   std::printf("%-18s %12s %12s %12s   (%zu repeat%s, %zu frame%s each)\n", "stage",
               "median [us]", "min [us]", "max [us]", log.repeats(), log.repeats() == 1 ? "" : "s",
               spec.frames.size(), spec.frames.size() == 1 ? "" : "s");

@@ -58,6 +58,12 @@ std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backe
   t << "obscuration = " << format_number(p.obscuration) << "\n";
   t << "normalize = " << toml_string(p.normalize) << "\n";
   t << "threads = " << p.threads << "\n";
+  const MetricsOptions& m = o.metrics;
+  if (!m.metrics.empty()) t << "metrics = " << toml_string(m.metrics) << "\n";
+  if (!m.ee_radii.empty()) t << "ee-radii = " << toml_string(m.ee_radii) << "\n";
+  if (!m.mtf_frequencies.empty())
+    t << "mtf-frequencies = " << toml_string(m.mtf_frequencies) << "\n";
+  if (!m.store.empty()) t << "store = " << toml_string(m.store) << "\n";
   t << "device = " << p.device << "\n";
   if (!p.wisdom.empty()) t << "wisdom = " << toml_string(p.wisdom) << "\n";
   t << "fft-effort = " << toml_string(p.fft_effort) << "\n";
@@ -73,11 +79,11 @@ double stage_median(const TimingLog& log, const std::string& name) {
 }
 
 void print_header() {
-  std::printf("%-6s %-6s %-4s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n",
-              "backend", "prec", "prop", "N", "M", "B", "K", "pupil", "fft|mft", "intensity",
+  std::printf("%-6s %-6s %-4s %-7s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n",
+              "backend", "prec", "prop", "store", "N", "M", "B", "K", "pupil", "fft|mft", "intensity",
               "transfer", "total", "min", "max", "PSFs/s");
-  std::printf("%-6s %-6s %-4s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n",
-              "", "", "", "", "", "", "", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "");
+  std::printf("%-6s %-6s %-4s %-7s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n",
+              "", "", "", "", "", "", "", "", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "");
 }
 
 void print_row(const SweepRow& r) {
@@ -87,8 +93,9 @@ void print_row(const SweepRow& r) {
     std::snprintf(text, sizeof text, "%.1f", seconds * 1e6);
     return std::string(text);
   };
-  std::printf("%-7s %-6s %-4s %6d %6d %6d %6d | %10s %10s %10s %10s | %10s %10s %10s | %12.0f\n",
-              r.backend.c_str(), r.precision.c_str(), r.propagation.c_str(), r.samples,
+  std::printf("%-7s %-6s %-4s %-7s %6d %6d %6d %6d | %10s %10s %10s %10s | %10s %10s %10s | %12.0f\n",
+              r.backend.c_str(), r.precision.c_str(), r.propagation.c_str(), r.store.c_str(),
+              r.samples,
               r.padded_size, r.batch, r.crop, us(r.pupil).c_str(),
               us(std::isnan(r.fft) ? r.mft : r.fft).c_str(), us(r.intensity).c_str(),
               us(r.transfer).c_str(), us(r.total_median).c_str(), us(r.total_min).c_str(),
@@ -142,6 +149,7 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
       ->type_name("P,...")
       ->capture_default_str();
   add_pupil_options(sweep, o.pupil);
+  add_metrics_options(sweep, o.metrics);
   sweep.add_flag("--quiet", o.quiet, "Print nothing but errors (the table is in the file)");
   sweep.footer("Without --seidel or --zernike the pupil has one wave of rho^2 cos(phi) (2,1,1); "
                "each frame of a batch adds a different defocus. Options can also be set in the "
@@ -176,6 +184,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
         s.samples = n;
         s.pad_factor = o.pad_factor;
         apply(o.pupil, s);
+        apply(o.metrics, s);
         s.output = o.output;
         s.frames = {terms};
         s.optics.propagation = *parse_propagation(propagation);
@@ -227,6 +236,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
           row.backend = name;
           row.precision = precision_name;
           row.propagation = std::string(to_string(g.propagation));
+          row.store = std::string(to_string(spec.metrics.resolved_store()));
           row.samples = g.samples;
           row.padded_size = g.padded;
           row.batch = b;
@@ -236,6 +246,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
           row.fft = stage_median(log, "fft");
           row.mft = stage_median(log, "mft");
           row.intensity = stage_median(log, "intensity");
+          row.metrics = stage_median(log, "metrics");
           row.transfer = stage_median(log, "transfer");
           row.total_median = median(log.total);
           row.total_min = *std::min_element(log.total.begin(), log.total.end());

@@ -6,12 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "metrics_options.hpp"
 #include "pupil_options.hpp"
 
 namespace psfsim::app {
 
 struct SweepOptions {
   PupilOptions pupil;  // without terms: one wave of rho^2 cos(phi)
+  MetricsOptions metrics;  // --metrics, --ee-radii, --mtf-frequencies, --store
   std::string output;
   bool force = false;
   std::vector<int> sizes{64, 128, 256, 512, 1024, 2048};

@@ -22,11 +22,7 @@ void MtfTransform<T>::evaluate(const std::complex<T>* spectrum, std::complex<T>*
   plan_.execute(otf, otf);
   const int m = padded_;
   const auto modulus = [otf, m](int ky, int kx) {
-    ky %= m;
-    kx %= m;
-    if (ky < 0) ky += m;
-    if (kx < 0) kx += m;
-    return static_cast<double>(std::abs(otf[static_cast<std::size_t>(ky) * m + kx]));
+    return static_cast<double>(std::abs(otf[metric::wrapped_index(ky, kx, m)]));
   };
   for (std::size_t f = 0; f < plan.mtf_radii.size(); ++f)
     out[f] = metric::radial_mtf(modulus, plan.mtf_radii[f]);

@@ -14,6 +14,7 @@
 #include "fft_plan.hpp"
 #include "graph_cache.hpp"
 #include "intensity_kernel.hpp"
+#include "metrics_kernel.hpp"
 #include "phase_table_packing.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/memory_budget.hpp"
@@ -49,8 +50,10 @@ class CufftBackend final : public Backend {
  private:
   using Complex = DeviceComplex<Real>;
 
+  [[nodiscard]] bool stores_frames() const noexcept { return plan_.metrics.store_frames; }
   [[nodiscard]] bool needs_device_frames() const noexcept {
-    return !policy_.direct_write || plan_.normalization == Normalization::sum;
+    return stores_frames() &&
+           (!policy_.direct_write || plan_.normalization == Normalization::sum);
   }
   [[nodiscard]] std::size_t field_elements() const noexcept {
     return static_cast<std::size_t>(plan_.padded) * plan_.padded;
@@ -61,6 +64,8 @@ class CufftBackend final : public Backend {
   void issue_pipeline(const GraphKey& key);
   void issue_pupil_and_fft(const GraphKey& key, int first, int count, const FftPlan& fft);
   void issue_intensity(const GraphKey& key, int first, int count);
+  void issue_metrics(const GraphKey& key, int first, int count, const FftPlan& fft,
+                     int pupil_blocks_per_frame);
   void mark(int stage) const { clock_.mark(stage, stream_.get()); }
 
   PsfPlan plan_;
@@ -85,6 +90,13 @@ class CufftBackend final : public Backend {
   DeviceBuffer<double> frame_scales_;
   std::array<PinnedBuffer<Real>, 2> host_frames_;  // alternate, so a block outlives one call
   std::array<Real*, 2> host_frames_view_{};
+  // SPEC §7's metrics: their parameters, the pupil kernel's wavefront sums, the MTF's planes
+  // and the values, written by the kernels into pinned host memory.
+  DeviceMetrics device_metrics_;
+  DeviceBuffer<double> moments_;
+  DeviceBuffer<Complex> otf_planes_;
+  std::array<PinnedBuffer<double>, 2> host_metrics_;
+  std::array<double*, 2> host_metrics_view_{};
   InlineTables inline_tables_{};
   PinnedBuffer<double> staged_tables_;
   double* staged_tables_view_ = nullptr;
@@ -113,9 +125,24 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     block_sums_ = DeviceBuffer<double>(IntensityTiling::max_blocks(plan_.frame, plan_.max_batch));
     frame_scales_ = DeviceBuffer<double>(batch);
   }
-  for (int slot = 0; slot < 2; ++slot) {
+  for (int slot = 0; slot < 2 && stores_frames(); ++slot) {
     host_frames_[slot] = PinnedBuffer<Real>(batch * plan_.frame_elements());
     host_frames_view_[slot] = device_view(host_frames_[slot]);
+  }
+  const MetricsPlan& metrics = plan_.metrics;
+  if (!metrics.empty()) {
+    device_metrics_ = DeviceMetrics(metrics, plan_.frame, facts.aperture_sum, facts.energy_sum);
+    for (int slot = 0; slot < 2; ++slot) {
+      host_metrics_[slot] = PinnedBuffer<double>(batch * metrics.values_per_frame);
+      host_metrics_view_[slot] = device_view(host_metrics_[slot]);
+    }
+    if (metrics.column(Metric::rms_wavefront) != nullptr)
+      moments_ = DeviceBuffer<double>(3 * batch *
+                                      PupilTiling::max_blocks_per_frame(plan_.samples));
+    if (metrics.needs_full_plane()) {
+      otf_planes_ = DeviceBuffer<Complex>(policy_.buffer_frames() * field_elements());
+      PSFSIM_CUDA_CHECK(cudaMemset(otf_planes_.data(), 0, otf_planes_.bytes()));
+    }
   }
 
   // The pupil kernel's lookup tables: coordinate(i) for i in [0, N), then shift_waves(n)
@@ -130,6 +157,7 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
   pupil_shape_.shift_waves = grid_table_.data() + plan_.samples;
   maps_ = PupilMapBuffers(facts, plan_.max_batch);
   pupil_shape_.maps = maps_.maps();
+  pupil_shape_.maps.moments = moments_.data();  // replayed graphs keep it (set_inline_tables)
 
   // One cuFFT plan serves every call: a shorter batch transforms a few stale frames too.
   fft_ = std::make_unique<FftPlan>(plan_.padded, plan_.max_batch, plan_.precision, stream_.get());
@@ -153,6 +181,10 @@ void CufftBackend<Real>::require_device_memory() const {
       + (plan_.samples + plan_.padded) * sizeof(double)                 // grid table
       + PupilMapBuffers::bytes(plan_.pupil_facts());
   if (needs_device_frames()) needed += batch * plan_.frame_elements() * sizeof(Real);
+  if (plan_.metrics.needs_full_plane())
+    needed += policy_.buffer_frames() * field_elements() * sizeof(Complex);
+  if (plan_.metrics.column(Metric::rms_wavefront) != nullptr)
+    needed += 3 * batch * PupilTiling::max_blocks_per_frame(plan_.samples) * sizeof(double);
   if (plan_.normalization == Normalization::sum)
     needed += (IntensityTiling::max_blocks(plan_.frame, plan_.max_batch) + batch) * sizeof(double);
 
@@ -174,8 +206,10 @@ void CufftBackend<Real>::require_device_memory() const {
   if (needed + device_memory_reserve > free_bytes) refuse(needed + device_memory_reserve);
 
   // The two pinned output buffers cannot be paged out.
-  require_memory(2 * batch * plan_.frame_bytes(), available_host_memory(),
-                 "cuda backend: the pinned output buffers", "host memory");
+  require_memory((stores_frames() ? 2 * batch * plan_.frame_bytes() : 0) +
+                     2 * batch * plan_.metrics.values_per_frame * sizeof(double),
+                 available_host_memory(), "cuda backend: the pinned output buffers",
+                 "host memory");
 }
 
 template <typename Real>
@@ -201,7 +235,8 @@ FrameBlock CufftBackend<Real>::compute(std::span<const PhasePolynomial> frames) 
   next_slot_ ^= 1;
 
   FrameBlock block;
-  block.data = host_frames_[slot].data();
+  block.data = stores_frames() ? host_frames_[slot].data() : nullptr;
+  block.metrics = plan_.metrics.empty() ? nullptr : host_metrics_[slot].data();
   block.frames = frames.size();
   block.times = clock_.times();
   block.times.total =
@@ -266,6 +301,14 @@ void CufftBackend<Real>::issue_pipeline(const GraphKey& key) {
                                           phase_tables(key).doubles_per_frame() * sizeof(double),
                                       cudaMemcpyHostToDevice, stream));
   if (!pieced) issue_pupil_and_fft(key, 0, key.frames, *fft_);  // max_batch transforms
+  if (!stores_frames()) {  // --store metrics: no frame leaves the device
+    const FrameSplit split = policy_.copy_pieces(key.frames, pieced);
+    for (int p = 0; pieced && p < split.pieces; ++p)
+      issue_pupil_and_fft(key, split.first(p), split.first(p + 1) - split.first(p), *piece_fft_);
+    mark(3);
+    mark(4);
+    return;
+  }
   if (policy_.direct_write) {  // never pieced: pieces exist for the copies
     issue_intensity(key, 0, key.frames);
     mark(3);
@@ -306,12 +349,41 @@ void CufftBackend<Real>::issue_pupil_and_fft(const GraphKey& key, int first, int
   tables.frames = count;
   PupilShape shape = pupil_shape_;
   shape.maps = maps_.maps(first);
+  shape.maps.moments = moments_.data();
   launch_build_pupil<Real>(pupil_.data() + field_offset, shape, tables,
                            key.tables == TableSource::parameters ? &inline_tables_ : nullptr,
                            stream_.get());
   mark(1);
   fft.forward(pupil_.data() + field_offset, spectrum_.data() + field_offset);
   mark(2);
+  if (!plan_.metrics.empty())
+    issue_metrics(key, first, count, fft,
+                  PupilTiling::for_batch(plan_.samples, count).blocks_per_frame());
+}
+
+// Metrics of frames [first, first + count), from their spectra, right after their FFT (a
+// piece's spectra are overwritten by the next piece's).
+template <typename Real>
+void CufftBackend<Real>::issue_metrics(const GraphKey& key, int first, int count,
+                                       const FftPlan& fft, int pupil_blocks_per_frame) {
+  const cudaStream_t stream = stream_.get();
+  const std::size_t field_offset = static_cast<std::size_t>(first) * field_elements();
+  const Complex* spectrum = spectrum_.data() + field_offset;
+  FieldWindow<Real> window;
+  window.fields = spectrum;
+  window.frame_stride = static_cast<long long>(field_elements());
+  window.row_stride = plan_.padded;
+  window.first = pupil::crop_start(plan_.padded, plan_.frame);
+  double* out = host_metrics_view_[key.slot] + static_cast<std::size_t>(first) *
+                                                   plan_.metrics.values_per_frame;
+  launch_frame_metrics<Real>(window, device_metrics_,
+                             WavefrontMoments{moments_.data(), pupil_blocks_per_frame}, count, out,
+                             stream);
+  if (!plan_.metrics.needs_full_plane()) return;
+  Complex* planes = otf_planes_.data() + field_offset;
+  launch_plane_intensity<Real>(planes, spectrum, plan_.padded, count, stream);
+  fft.forward(planes, planes);
+  launch_mtf_sampling<Real>(planes, plan_.padded, count, device_metrics_, out, stream);
 }
 
 // Intensity of frames [first, first + count): into pinned host memory, or into the device

@@ -18,6 +18,7 @@
 #include "graph_cache.hpp"
 #include "mft_blas.hpp"
 #include "mft_intensity.hpp"
+#include "metrics_kernel.hpp"
 #include "mft_matrices.hpp"
 #include "phase_table_packing.hpp"
 #include "psfsim/errors.hpp"
@@ -204,6 +205,13 @@ class MftBackend final : public Backend {
   DeviceBuffer<Real> device_frames_;
   std::array<PinnedBuffer<Real>, 2> host_frames_;  // alternate, so a block outlives one call
   std::array<Real*, 2> host_frames_view_{};
+  // SPEC §7's metrics: parameters, the channels' unnormalized weights, the pupil kernel's
+  // wavefront sums, and the values, written by the kernels into pinned host memory.
+  DeviceMetrics device_metrics_;
+  DeviceBuffer<double> raw_weights_;
+  DeviceBuffer<double> moments_;
+  std::array<PinnedBuffer<double>, 2> host_metrics_;
+  std::array<double*, 2> host_metrics_view_{};
   PinnedBuffer<double> staged_tables_;
   double* staged_tables_view_ = nullptr;
   DeviceBuffer<double> tables_;
@@ -230,6 +238,23 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
   for (int slot = 0; slot < 2; ++slot) {
     host_frames_[slot] = PinnedBuffer<Real>(batch * pixels());
     host_frames_view_[slot] = device_view(host_frames_[slot]);
+  }
+  const MetricsPlan& metrics = plan_.metrics;
+  if (!metrics.empty()) {
+    const PupilFacts& facts = plan_.pupil_facts();
+    device_metrics_ = DeviceMetrics(metrics, k_, facts.aperture_sum, facts.energy_sum);
+    for (int slot = 0; slot < 2; ++slot) {
+      host_metrics_[slot] = PinnedBuffer<double>(batch * metrics.values_per_frame);
+      host_metrics_view_[slot] = device_view(host_metrics_[slot]);
+    }
+    if (metrics.column(Metric::rms_wavefront) != nullptr)
+      moments_ = DeviceBuffer<double>(3 * static_cast<std::size_t>(schedule_.piece_frames) *
+                                      PupilTiling::max_blocks_per_frame(n_));
+    std::vector<double> weights;
+    for (const SpectralChannel& c : plan_.channels) weights.push_back(c.weight);
+    raw_weights_ = DeviceBuffer<double>(weights.size());
+    PSFSIM_CUDA_CHECK(cudaMemcpy(raw_weights_.data(), weights.data(),
+                                 weights.size() * sizeof(double), cudaMemcpyHostToDevice));
   }
   if (schedule_.staged) {
     const std::size_t marks =
@@ -358,7 +383,8 @@ FrameBlock MftBackend<Real>::compute(std::span<const PhasePolynomial> frames) {
   next_slot_ ^= 1;
 
   FrameBlock block;
-  block.data = host_frames_[slot].data();
+  block.data = plan_.metrics.store_frames ? host_frames_[slot].data() : nullptr;
+  block.metrics = plan_.metrics.empty() ? nullptr : host_metrics_[slot].data();
   block.frames = frames.size();
   if (schedule_.staged)
     block.times = staged_times(count);
@@ -444,7 +470,7 @@ void MftBackend<Real>::issue_pipeline(const GraphKey& key) {
     const int count = split.count(p);
     if (p > 0) mark(4 * static_cast<std::size_t>(p));
     issue_piece(key, p, first, count);
-    if (!schedule_.overlap) continue;
+    if (!schedule_.overlap || !plan_.metrics.store_frames) continue;
     PSFSIM_CUDA_CHECK(cudaEventRecord(piece_ready_.get(), stream));
     PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(copies, piece_ready_.get(), 0));
     const std::size_t offset = static_cast<std::size_t>(first) * pixels();
@@ -455,7 +481,7 @@ void MftBackend<Real>::issue_pipeline(const GraphKey& key) {
   if (schedule_.overlap) {  // join
     PSFSIM_CUDA_CHECK(cudaEventRecord(copies_done_.get(), copies));
     PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(stream, copies_done_.get(), 0));
-  } else if (!schedule_.direct_write) {
+  } else if (!schedule_.direct_write && plan_.metrics.store_frames) {
     PSFSIM_CUDA_CHECK(cudaMemcpyAsync(host_frames_[key.slot].data(), device_frames_.data(),
                                       key.frames * plan_.frame_bytes(), cudaMemcpyDeviceToHost,
                                       stream));
@@ -479,7 +505,9 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
                             channels(),
                             piece_elements(static_cast<long long>(n_) * n_),
                             maps_.maps(first)};
-  launch_build_channel_pupils<Real>(pupils_.data(), shape, tables, stream);
+  ChannelPupils with_moments = shape;
+  with_moments.maps.moments = moments_.data();
+  launch_build_channel_pupils<Real>(pupils_.data(), with_moments, tables, stream);
   mark(4 * static_cast<std::size_t>(piece) + 1);
   issue_products(count);
   mark(4 * static_cast<std::size_t>(piece) + 2);
@@ -489,8 +517,24 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
                                              : device_frames_.data() + offset;
   const MftIntensityShape intensity{k_ * k_, count, channels(),
                                     piece_elements(static_cast<long long>(k_) * k_)};
-  launch_mft_intensity<Real>(fields_.data(), intensity, weights_.data(), plan_.normalization,
-                             destination, stream);
+  if (plan_.metrics.store_frames)
+    launch_mft_intensity<Real>(fields_.data(), intensity, weights_.data(), plan_.normalization,
+                               destination, stream);
+  if (!plan_.metrics.empty()) {
+    FieldWindow<Real> window;
+    window.fields = fields_.data();
+    window.frame_stride = static_cast<long long>(k_) * k_;
+    window.row_stride = k_;
+    window.channel_stride = piece_elements(static_cast<long long>(k_) * k_);
+    window.channels = channels();
+    window.weights = raw_weights_.data();
+    const WavefrontMoments moments{moments_.data(),
+                                   PupilTiling::for_channels(n_, count).blocks_per_frame()};
+    launch_frame_metrics<Real>(window, device_metrics_, moments, count,
+                               host_metrics_view_[key.slot] + offset / pixels() *
+                                                                  plan_.metrics.values_per_frame,
+                               stream);
+  }
   mark(4 * static_cast<std::size_t>(piece) + 3);
 }
 

@@ -133,6 +133,28 @@ __device__ ChannelRow<Real> row_of(const ChannelPupils& s, DeviceComplex<Real>* 
   return {pupil + (frame * n + r) * n, s.channel_stride, s.channels, s.phase_scales};
 }
 
+// The block's three sums, reduced in a fixed order (reruns agree), written by thread 0.
+__device__ void block_moments(double a, double aw, double aw2, double* out) {
+  __shared__ double partial[3][warps_per_block];
+  for (int offset = 16; offset > 0; offset /= 2) {
+    a += __shfl_down_sync(0xffffffffu, a, offset);
+    aw += __shfl_down_sync(0xffffffffu, aw, offset);
+    aw2 += __shfl_down_sync(0xffffffffu, aw2, offset);
+  }
+  const int warp = threadIdx.x / warp_lanes;
+  if (threadIdx.x % warp_lanes == 0) {
+    partial[0][warp] = a;
+    partial[1][warp] = aw;
+    partial[2][warp] = aw2;
+  }
+  __syncthreads();
+  if (threadIdx.x < 3) {
+    double total = 0.0;
+    for (int w = 0; w < warps_per_block; ++w) total += partial[threadIdx.x][w];
+    out[threadIdx.x] = total;
+  }
+}
+
 // A block copies its frame's tables to shared memory, then each warp takes rows in turn:
 // the lanes collapse the tables for the row's y to polynomials in x (row[a] = sum_b
 // t[a][b] y^b), then each lane builds samples of the row, one Horner pass in x per table.
@@ -168,6 +190,7 @@ __global__ void __launch_bounds__(block_threads)
       maps.opd != nullptr && index >= 0 ? maps.opd + index * maps.opd_stride : nullptr;
   __syncthreads();
 
+  double sum_a = 0.0, sum_aw = 0.0, sum_aw2 = 0.0;  // for maps.moments
   const int first_col = chunk * tiling.chunk_width;
   const int end_col = min(n, first_col + tiling.chunk_width);
   const int end_row = min(n, first_row + tiling.rows_per_block);
@@ -197,12 +220,18 @@ __global__ void __launch_bounds__(block_threads)
         if (phase.with_rho) w += rho * with_rho(x);
         if (opd != nullptr) w += opd[row_start + c];
         out.inside(c, w, a);
+        if (maps.moments != nullptr) {
+          sum_a += a;
+          sum_aw += a * w;
+          sum_aw2 += a * w * w;
+        }
       } else {
         out.outside(c);
       }
     }
     if constexpr (kStride == 0) __syncwarp();  // read from the buffer until here
   }
+  if (maps.moments != nullptr) block_moments(sum_a, sum_aw, sum_aw2, maps.moments + 3LL * blockIdx.x);
 }
 
 std::size_t shared_bytes(const PhaseTables& phase) {

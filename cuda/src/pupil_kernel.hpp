@@ -24,6 +24,10 @@ struct PupilMaps {
   // pinned host memory written before each launch; null: every frame is 0. A frame of -1
   // has no OPD (the aberration-free reference).
   const long long* batch_index = nullptr;
+  // rms_wavefront (SPEC §7): when set, each block writes its sums of A, A W and A W^2 (W in
+  // waves at the reference wavelength) at moments[3 * block]; PupilTiling says which blocks
+  // make a frame.
+  double* moments = nullptr;
 };
 
 // The grid as tables made on the host with pupil_math.hpp: bit-identical to what the device
@@ -72,6 +76,11 @@ struct PupilTiling {
   static PupilTiling for_channels(int samples, int frames);
   [[nodiscard]] long long blocks(int frames) const noexcept {
     return static_cast<long long>(frames) * row_groups * column_chunks;
+  }
+  [[nodiscard]] int blocks_per_frame() const noexcept { return row_groups * column_chunks; }
+  // Most blocks per frame any tiling of N samples makes (for sizing PupilMaps::moments).
+  [[nodiscard]] static int max_blocks_per_frame(int samples) noexcept {
+    return (samples + 7) / 8 * ((samples + 31) / 32);
   }
 };
 

@@ -21,7 +21,8 @@ void FrameCollector::open(const RunHeader& header) {
   precision_ = header.spec.precision;
   if (header.spec.metrics.stores_frames())
     values_.assign(frames_ * static_cast<std::size_t>(edge_) * edge_, 0.0);
-  for (const auto& c : metric_columns(header.spec.metrics)) metric_width_ += c.width;
+  if (header.spec.metrics.stores_metrics())
+    for (const auto& c : metric_columns(header.spec.metrics)) metric_width_ += c.width;
   metrics_.assign(frames_ * metric_width_, 0.0);
 }
 

@@ -52,10 +52,10 @@ void validate_metrics(const RunSpec& spec, const Geometry& g) {
 MetricsPlan make_metrics_plan(const RunSpec& spec, const Geometry& g, const PsfPlan& plan) {
   MetricsPlan m;
   const MetricsSpec& s = spec.metrics;
+  m.store_frames = s.stores_frames();
+  if (!s.stores_metrics()) return m;
   m.columns = metric_columns(s);
   for (const auto& c : m.columns) m.values_per_frame += c.width;
-  m.store_frames = s.stores_frames();
-  if (m.columns.empty()) return m;
   const PupilFacts& facts = plan.pupil_facts();
   require(!(facts.amplitude_maps > 1 &&
             (s.has(Metric::strehl) || s.has(Metric::strehl_centre) || s.has(Metric::ee))),

@@ -7,6 +7,7 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/file_chunks.hpp"
 #include "psfsim/finite_check.hpp"
+#include "contiguous_parallel.hpp"
 #include "detector_stage.hpp"
 #include "optical_sampling.hpp"
 
@@ -27,7 +28,10 @@ int frames_per_call(const RunSpec& spec, const Geometry& g) {
   // What one frame costs the backend: S*K sub-pixels for each wavelength.
   const std::size_t computed = static_cast<std::size_t>(g.computed_frame());
   const std::size_t frame_bytes = computed * computed * real * g.spectrum.size();
-  const std::size_t call = default_chunk_frames(batch, frame_bytes);
+  // Metrics alone leave no frame to hold or write: larger calls (1024 frames of 256 x 256
+  // instead of 256) keep a GPU busy between the host's steps.
+  const bool frames_kept = spec.metrics.stores_frames();
+  const std::size_t call = default_chunk_frames(batch, frames_kept ? frame_bytes : frame_bytes / 4);
   // Whole file chunks per call, so that the sink's writes cover whole chunks.
   const std::size_t per_chunk = psf_chunk_shape(g.frame, real, batch).frames;
   return static_cast<int>(call >= per_chunk ? call / per_chunk * per_chunk : call);
@@ -86,18 +90,41 @@ Backend& PsfRun::backend() {
   return *backend_;
 }
 
-std::span<const PhasePolynomial> PsfRun::phases(std::size_t first, std::size_t count) {
-  // A batch of one chunk is compiled once, however often it is computed.
-  if (!(compiled_valid_ && compiled_first_ == first && compiled_.size() == count)) {
-    compiled_.clear();
-    for (std::size_t f = first; f < first + count; ++f) {
-      compiled_.push_back(compile_phase(in_waves(spec_.frames[f]), degree_));
-      compiled_.back().batch_index = static_cast<long long>(f);
+void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count) const {
+  chunk.valid = false;
+  chunk.phases.resize(count);
+  const auto work = [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t i = lo; i < hi; ++i) {
+      chunk.phases[i] = compile_phase(in_waves(spec_.frames[first + i]), degree_);
+      chunk.phases[i].batch_index = static_cast<long long>(first + i);
     }
-    compiled_first_ = first;
-    compiled_valid_ = true;
-  }
-  return compiled_;
+  };
+  // A GPU leaves the host's cores free, and at a million PSFs/s one core cannot compile
+  // the phases fast enough; the CPU backend's own threads have those cores.
+  if (backend_name_ != "cpu" && count >= 256) for_contiguous_runs(count, work);
+  else work(0, count);
+  chunk.first = first;
+  chunk.valid = true;
+}
+
+std::span<const PhasePolynomial> PsfRun::phases(std::size_t first, std::size_t count) {
+  if (compiling_.valid()) compiling_.get();
+  for (int slot = 0; slot < 2; ++slot)
+    if (compiled_[slot].holds(first, count)) {
+      current_ = slot;
+      return compiled_[slot].phases;
+    }
+  current_ ^= 1;
+  compile(compiled_[current_], first, count);
+  return compiled_[current_].phases;
+}
+
+void PsfRun::compile_ahead(std::size_t first, std::size_t count) {
+  if (compiling_.valid()) compiling_.get();
+  if (compiled_[0].holds(first, count) || compiled_[1].holds(first, count)) return;
+  CompiledChunk& other = compiled_[current_ ^ 1];
+  compiling_ = std::async(std::launch::async,
+                          [this, &other, first, count] { compile(other, first, count); });
 }
 
 void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
@@ -152,7 +179,14 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
     const bool last_repeat = r + 1 == spec_.repeat;
     for (std::size_t first = 0; first < batch; first += chunk) {
       const std::size_t count = std::min(chunk, batch - first);
-      const FrameBlock block = backend.compute(phases(first, count));
+      const std::span<const PhasePolynomial> frames = phases(first, count);
+      // The next chunk's phases compile while this one is computed.
+      const bool more = first + chunk < batch || r + 1 < spec_.repeat;
+      if (more) {
+        const std::size_t next = first + chunk < batch ? first + chunk : 0;
+        compile_ahead(next, std::min(chunk, batch - next));
+      }
+      const FrameBlock block = backend.compute(frames);
       if (block.frames != count)
         throw RuntimeFailure(log.backend + " backend returned " + std::to_string(block.frames) +
                              " frames for " + std::to_string(count));

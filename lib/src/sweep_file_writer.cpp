@@ -16,8 +16,10 @@ struct PackedRow {
   char backend[name_bytes];
   char precision[name_bytes];
   char propagation[name_bytes];
+  char store[name_bytes];
   int samples, padded_size, batch, crop, repeats;
-  double pupil_median_s, fft_median_s, mft_median_s, intensity_median_s, transfer_median_s;
+  double pupil_median_s, fft_median_s, mft_median_s, intensity_median_s, metrics_median_s,
+      transfer_median_s;
   double total_median_s, total_min_s, total_max_s, psfs_per_second;
 };
 
@@ -38,6 +40,7 @@ h5::Handle row_type() {
   field("backend", offsetof(PackedRow, backend), text.get());
   field("precision", offsetof(PackedRow, precision), text.get());
   field("propagation", offsetof(PackedRow, propagation), text.get());
+  field("store", offsetof(PackedRow, store), text.get());
   field("samples", offsetof(PackedRow, samples), H5T_NATIVE_INT);
   field("padded_size", offsetof(PackedRow, padded_size), H5T_NATIVE_INT);
   field("batch", offsetof(PackedRow, batch), H5T_NATIVE_INT);
@@ -47,6 +50,7 @@ h5::Handle row_type() {
   field("fft_median_s", offsetof(PackedRow, fft_median_s), H5T_NATIVE_DOUBLE);
   field("mft_median_s", offsetof(PackedRow, mft_median_s), H5T_NATIVE_DOUBLE);
   field("intensity_median_s", offsetof(PackedRow, intensity_median_s), H5T_NATIVE_DOUBLE);
+  field("metrics_median_s", offsetof(PackedRow, metrics_median_s), H5T_NATIVE_DOUBLE);
   field("transfer_median_s", offsetof(PackedRow, transfer_median_s), H5T_NATIVE_DOUBLE);
   field("total_median_s", offsetof(PackedRow, total_median_s), H5T_NATIVE_DOUBLE);
   field("total_min_s", offsetof(PackedRow, total_min_s), H5T_NATIVE_DOUBLE);
@@ -70,8 +74,8 @@ void write_table(const std::filesystem::path& path, const std::vector<PackedRow>
                 "write /sweep");
     h5::set_attribute(set.get(), "units", std::string("s"));
     h5::set_attribute(set.get(), "description",
-                      std::string("one row per (backend, precision, propagation, samples, padded_size, "
-                                  "crop, batch): "
+                      std::string("one row per (backend, precision, propagation, store, samples, "
+                                  "padded_size, crop, batch): "
                                   "median seconds of each stage per compute of the batch, NaN "
                                   "where a backend has no such stage"));
   }
@@ -89,6 +93,7 @@ void write_sweep_file(const std::filesystem::path& path, const std::vector<Sweep
     copy_name(p.backend, r.backend);
     copy_name(p.precision, r.precision);
     copy_name(p.propagation, r.propagation);
+    copy_name(p.store, r.store);
     p.samples = r.samples;
     p.padded_size = r.padded_size;
     p.batch = r.batch;
@@ -98,6 +103,7 @@ void write_sweep_file(const std::filesystem::path& path, const std::vector<Sweep
     p.fft_median_s = r.fft;
     p.mft_median_s = r.mft;
     p.intensity_median_s = r.intensity;
+    p.metrics_median_s = r.metrics;
     p.transfer_median_s = r.transfer;
     p.total_median_s = r.total_median;
     p.total_min_s = r.total_min;

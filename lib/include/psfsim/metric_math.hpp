@@ -45,9 +45,25 @@ PSFSIM_HD inline int mtf_directions(double radius) {
   return n < 8 ? 8 : n;
 }
 
-// The radially averaged MTF at `radius` OTF samples: |OTF| bilinearly interpolated at
-// mtf_directions(radius) points of the half circle, over |OTF(0)|. `modulus(ky, kx)` returns
-// |OTF| at any integer frequency (the caller wraps and mirrors).
+// |OTF| at direction j of n over the half circle of radius `radius` OTF samples, bilinearly
+// interpolated; `modulus(ky, kx)` returns |OTF| at any integer frequency (it wraps).
+template <typename Modulus>
+PSFSIM_HD double mtf_sample(const Modulus& modulus, double radius, int j, int n) {
+  const double angle = 3.14159265358979323846 * j / n;
+  const double x = radius * std::cos(angle);
+  const double y = radius * std::sin(angle);
+  const double x0 = std::floor(x);
+  const double y0 = std::floor(y);
+  const double fx = x - x0;
+  const double fy = y - y0;
+  const int c = static_cast<int>(x0);
+  const int r = static_cast<int>(y0);
+  return (1.0 - fy) * ((1.0 - fx) * modulus(r, c) + fx * modulus(r, c + 1)) +
+         fy * ((1.0 - fx) * modulus(r + 1, c) + fx * modulus(r + 1, c + 1));
+}
+
+// The radially averaged MTF at `radius` OTF samples: the mean of mtf_sample over
+// mtf_directions(radius) directions, over |OTF(0)|.
 template <typename Modulus>
 PSFSIM_HD double radial_mtf(const Modulus& modulus, double radius) {
   const double dc = modulus(0, 0);
@@ -55,38 +71,17 @@ PSFSIM_HD double radial_mtf(const Modulus& modulus, double radius) {
   if (radius == 0.0) return 1.0;
   const int n = mtf_directions(radius);
   double sum = 0.0;
-  for (int j = 0; j < n; ++j) {
-    const double angle = 3.14159265358979323846 * j / n;
-    const double x = radius * std::cos(angle);
-    const double y = radius * std::sin(angle);
-    const double x0 = std::floor(x);
-    const double y0 = std::floor(y);
-    const double fx = x - x0;
-    const double fy = y - y0;
-    const int c = static_cast<int>(x0);
-    const int r = static_cast<int>(y0);
-    sum += (1.0 - fy) * ((1.0 - fx) * modulus(r, c) + fx * modulus(r, c + 1)) +
-           fy * ((1.0 - fx) * modulus(r + 1, c) + fx * modulus(r + 1, c + 1));
-  }
+  for (int j = 0; j < n; ++j) sum += mtf_sample(modulus, radius, j, n);
   return sum / n / dc;
 }
 
-// Where an integer frequency (ky, kx) lives in an M x (M/2 + 1) real-to-complex transform:
-// both wrapped to [0, M), and the half with kx > M/2 mirrored (|OTF(-k)| = |OTF(k)|).
-struct HalfSpectrumIndex {
-  int row;
-  int column;
-};
-PSFSIM_HD inline HalfSpectrumIndex half_spectrum_index(int ky, int kx, int padded) {
+// |OTF| at (ky, kx) of an M x M transform stored row-major, both wrapped to [0, M).
+PSFSIM_HD inline long long wrapped_index(int ky, int kx, int padded) {
   ky %= padded;
-  if (ky < 0) ky += padded;
   kx %= padded;
+  if (ky < 0) ky += padded;
   if (kx < 0) kx += padded;
-  if (kx > padded / 2) {
-    kx = padded - kx;
-    ky = ky == 0 ? 0 : padded - ky;
-  }
-  return {ky, kx};
+  return static_cast<long long>(ky) * padded + kx;
 }
 
 // The wavefront's RMS over the aperture, weighted by A, piston removed, from the sums of A,

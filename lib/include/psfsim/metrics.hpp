@@ -36,6 +36,10 @@ struct MetricsSpec {
   [[nodiscard]] bool has(Metric m) const noexcept;
   [[nodiscard]] Store resolved_store() const noexcept;
   [[nodiscard]] bool stores_frames() const noexcept { return resolved_store() != Store::metrics; }
+  // --store frames keeps no metrics even where --metrics names some: none are computed.
+  [[nodiscard]] bool stores_metrics() const noexcept {
+    return !metrics.empty() && resolved_store() != Store::frames;
+  }
 };
 
 // "strehl,fwhm,ee" or "all"; throws InputError naming --metrics.

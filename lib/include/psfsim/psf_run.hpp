@@ -54,7 +54,12 @@ class PsfRun {
   TimingLog execute(FrameSink& sink, const Progress& progress = {});
 
  private:
+  // The chunk's phases, compiled now or found compiled (by compile_ahead, or held from an
+  // earlier repeat).
   [[nodiscard]] std::span<const PhasePolynomial> phases(std::size_t first, std::size_t count);
+  // Starts compiling a chunk on a thread of its own, into the buffer phases() did not last
+  // return, so that it overlaps the backend's computation of the current chunk.
+  void compile_ahead(std::size_t first, std::size_t count);
   // The frame's terms in waves at the reference wavelength (--aberration-units).
   [[nodiscard]] PhaseTerms in_waves(const PhaseTerms& terms) const;
   // Throws RuntimeFailure naming the first frame of the block with a NaN or infinity.
@@ -68,9 +73,18 @@ class PsfRun {
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<DetectorStage> detector_;  // oversampling, jitter or photon noise
   int degree_ = 0;                        // common phase-table degree of all frames
-  std::vector<PhasePolynomial> compiled_;  // the current chunk's phases
-  std::size_t compiled_first_ = 0;
-  bool compiled_valid_ = false;
+  struct CompiledChunk {
+    std::vector<PhasePolynomial> phases;
+    std::size_t first = 0;
+    bool valid = false;
+    [[nodiscard]] bool holds(std::size_t f, std::size_t count) const noexcept {
+      return valid && first == f && phases.size() == count;
+    }
+  };
+  void compile(CompiledChunk& chunk, std::size_t first, std::size_t count) const;
+  CompiledChunk compiled_[2];
+  int current_ = 0;                 // the buffer phases() last returned
+  std::future<void> compiling_;     // compile_ahead's, into the other buffer
 };
 
 }  // namespace psfsim

@@ -1,5 +1,5 @@
 #pragma once
-// The /sweep table of SPEC §3: one row per (backend, precision, propagation, samples,
+// The /sweep table of SPEC §3: one row per (backend, precision, propagation, store, samples,
 // padded_size, crop, batch).
 #include <filesystem>
 #include <string>
@@ -11,6 +11,7 @@ struct SweepRow {
   std::string backend;
   std::string precision;
   std::string propagation;  // fft or mft, as the run resolved it
+  std::string store = "frames";  // frames, metrics or both (--store)
   int samples = 0;
   int padded_size = 0;
   int batch = 0;
@@ -21,6 +22,7 @@ struct SweepRow {
   double fft = 0.0;
   double mft = 0.0;  // the MFT's products (its pupil and intensity stages are the others)
   double intensity = 0.0;
+  double metrics = 0.0;  // SPEC §7's metrics where a backend times them apart (the CPU)
   double transfer = 0.0;
   double total_median = 0.0;
   double total_min = 0.0;

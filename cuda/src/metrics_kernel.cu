@@ -1,0 +1,300 @@
+#include <algorithm>
+#include <cmath>
+
+#include "cuda_check.hpp"
+#include "metrics_kernel.hpp"
+#include "psfsim/metric_math.hpp"
+
+namespace psfsim::cuda {
+namespace {
+
+constexpr int block_threads = 256;
+constexpr int warps = block_threads / 32;
+// The FWHM's first try: the profile within this many pixels of the maximum, which holds the
+// half maximum of any PSF narrower than that; a wider one takes the whole frame.
+constexpr int near_bins = 32;
+
+// Sum over the block in a fixed order (reruns agree); valid in every thread.
+__device__ double block_sum(double v, double* scratch) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  __syncthreads();  // scratch may still be read by the previous call
+  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
+  __syncthreads();
+  double total = 0.0;
+  for (int w = 0; w < warps; ++w) total += scratch[w];
+  return total;
+}
+
+template <typename Real>
+struct FrameReader {
+  FieldWindow<Real> w;
+  long long base;
+  __device__ double operator()(int r, int c) const {
+    const long long at = base + (w.first + r) * w.row_stride + w.first + c;
+    if (w.weights == nullptr) {  // the FFT's one field
+      const DeviceComplex<Real> z = w.fields[at];
+      return static_cast<double>(z.x * z.x + z.y * z.y);
+    }
+    double v = 0.0;
+    for (int k = 0; k < w.channels; ++k) {
+      const DeviceComplex<Real> z = w.fields[k * w.channel_stride + at];
+      const double weight = w.weights != nullptr ? w.weights[k] : 1.0;
+      v += weight * (static_cast<double>(z.x) * z.x + static_cast<double>(z.y) * z.y);
+    }
+    return v;
+  }
+};
+
+template <typename Real>
+__global__ void __launch_bounds__(block_threads)
+    frame_metrics_kernel(FieldWindow<Real> window, DeviceMetrics m, WavefrontMoments moments,
+                         double* __restrict__ out) {
+  extern __shared__ double profile[];  // 3 * fwhm_bins: value sums, distance sums, counts
+  __shared__ double scratch[warps];
+  __shared__ double peak_value[warps];
+  __shared__ int peak_index[warps];
+  const int f = blockIdx.x;
+  const FrameReader<Real> read{window, static_cast<long long>(f) * window.frame_stride};
+  const int k = m.edge;
+  double* row = out + static_cast<long long>(f) * m.values_per_frame;
+
+  // One pass over the frame, row by row (no division per pixel): totals, first moments
+  // about pixel 0 (shifted to the axis after the reduction) and the maximum.
+  double total = 0.0, sx = 0.0, sy = 0.0, peak = -1.0;
+  int at = 0;
+  for (int r = 0; r < k; ++r) {
+    double row_total = 0.0;
+    for (int c = threadIdx.x; c < k; c += block_threads) {
+      const double v = read(r, c);
+      row_total += v;
+      sx += v * c;
+      if (v > peak) {  // the first of equal maxima in row-major order, as on the CPU
+        peak = v;
+        at = r * k + c;
+      }
+    }
+    total += row_total;
+    sy += row_total * r;
+  }
+  // The maximum: the largest value, the smallest index among equals.
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const double v = __shfl_down_sync(0xffffffffu, peak, offset);
+    const int i = __shfl_down_sync(0xffffffffu, at, offset);
+    if (v > peak || (v == peak && i < at)) {
+      peak = v;
+      at = i;
+    }
+  }
+  if (threadIdx.x % 32 == 0) {
+    peak_value[threadIdx.x / 32] = peak;
+    peak_index[threadIdx.x / 32] = at;
+  }
+  __syncthreads();
+  peak = peak_value[0];
+  at = peak_index[0];
+  for (int w = 1; w < warps; ++w)
+    if (peak_value[w] > peak || (peak_value[w] == peak && peak_index[w] < at)) {
+      peak = peak_value[w];
+      at = peak_index[w];
+    }
+  total = block_sum(total, scratch);
+  sx = block_sum(sx, scratch) - m.axis * total;
+  sy = block_sum(sy, scratch) - m.axis * total;
+  // Encircled energy: only the pixels within reach of the largest radius, once per radius
+  // (a few hundred pixels against the frame's tens of thousands).
+  if (m.ee >= 0) {
+    const int lo = max(0, static_cast<int>(floor(m.axis - m.ee_reach)));
+    const int hi = min(k, static_cast<int>(ceil(m.axis + m.ee_reach)) + 1);
+    const int side = hi - lo;
+    for (int e = 0; e < m.ee_count; ++e) {
+      double enclosed = 0.0;
+      for (int i = threadIdx.x; i < side * side; i += block_threads) {
+        const int r = lo + i / side;
+        const int c = lo + i % side;
+        const double dx = c - m.axis;
+        const double dy = r - m.axis;
+        const double w = metric::ee_weight(sqrt(dx * dx + dy * dy), m.ee_radii[e]);
+        if (w > 0.0) enclosed += w * read(r, c);
+      }
+      enclosed = block_sum(enclosed, scratch);
+      if (threadIdx.x == 0) row[m.ee + e] = enclosed / m.energy;
+    }
+  }
+  if (threadIdx.x == 0) {
+    if (m.strehl >= 0) row[m.strehl] = peak / m.peak_reference;
+    if (m.centroid_x >= 0) row[m.centroid_x] = sx / total * m.pixel_scale;
+    if (m.centroid_y >= 0) row[m.centroid_y] = sy / total * m.pixel_scale;
+    if (m.strehl_centre >= 0) {
+      const int i0 = static_cast<int>(floor(m.axis));
+      const double t = m.axis - i0;
+      const double centre =
+          t == 0.0 || i0 + 1 >= k
+              ? read(i0, i0)
+              : (1 - t) * ((1 - t) * read(i0, i0) + t * read(i0, i0 + 1)) +
+                    t * ((1 - t) * read(i0 + 1, i0) + t * read(i0 + 1, i0 + 1));
+      row[m.strehl_centre] = centre / m.peak_reference;
+    }
+  }
+  if (m.rms >= 0) {
+    const double* p = moments.partials + 3LL * f * moments.blocks_per_frame;
+    if (threadIdx.x == 0) {
+      double a = 0.0, aw = 0.0, aw2 = 0.0;
+      for (int b = 0; b < moments.blocks_per_frame; ++b) {
+        a += p[3 * b];
+        aw += p[3 * b + 1];
+        aw2 += p[3 * b + 2];
+      }
+      row[m.rms] = metric::weighted_rms(a, aw, aw2);
+    }
+  }
+  if (m.fwhm < 0) return;
+
+  // The radial profile about the maximum: first near it, then, if it never halves there,
+  // over the whole frame.
+  const int peak_r = at / k;
+  const int peak_c = at - peak_r * k;
+  double* sums = profile;
+  double* distances = profile + m.fwhm_bins;
+  double* counts = profile + 2 * m.fwhm_bins;
+  __shared__ double half_width;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const bool near = attempt == 0;
+    const int bins = near ? min(near_bins, m.fwhm_bins) : m.fwhm_bins;
+    for (int b = threadIdx.x; b < 3 * m.fwhm_bins; b += block_threads) profile[b] = 0.0;
+    __syncthreads();
+    const int r0 = near ? max(0, peak_r - near_bins) : 0;
+    const int r1 = near ? min(k, peak_r + near_bins + 1) : k;
+    const int c0 = near ? max(0, peak_c - near_bins) : 0;
+    const int c1 = near ? min(k, peak_c + near_bins + 1) : k;
+    const int width = c1 - c0;
+    const int count = (r1 - r0) * width;
+    for (int i = threadIdx.x; i < count; i += block_threads) {
+      const int r = r0 + i / width;
+      const int c = c0 + i % width;
+      const double d = hypot(static_cast<double>(c - peak_c), static_cast<double>(r - peak_r));
+      const int b = metric::profile_bin(d);
+      if (b >= bins) continue;
+      atomicAdd(&sums[b], read(r, c));
+      atomicAdd(&distances[b], d);
+      atomicAdd(&counts[b], 1.0);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) half_width = metric::half_width(sums, distances, counts, bins, peak);
+    __syncthreads();
+    const bool whole_frame_seen = !near || (r0 == 0 && c0 == 0 && r1 == k && c1 == k);
+    if (!isnan(half_width) || whole_frame_seen) break;
+  }
+  if (threadIdx.x == 0) row[m.fwhm] = 2.0 * half_width * m.pixel_scale;
+}
+
+template <typename Real>
+__global__ void plane_intensity_kernel(DeviceComplex<Real>* __restrict__ plane,
+                                       const DeviceComplex<Real>* __restrict__ spectrum,
+                                       long long count) {
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const DeviceComplex<Real> z = spectrum[i];
+    plane[i] = DeviceComplex<Real>{z.x * z.x + z.y * z.y, Real(0)};
+  }
+}
+
+// One block per frame, one warp per frequency at a time: each lane takes directions.
+template <typename Real>
+__global__ void __launch_bounds__(block_threads)
+    mtf_sampling_kernel(const DeviceComplex<Real>* __restrict__ plane, int padded,
+                        DeviceMetrics m, double* __restrict__ out) {
+  const int f = blockIdx.x;
+  const DeviceComplex<Real>* otf = plane + static_cast<long long>(f) * padded * padded;
+  const auto modulus = [otf, padded](int ky, int kx) {
+    const DeviceComplex<Real> z = otf[metric::wrapped_index(ky, kx, padded)];
+    return hypot(static_cast<double>(z.x), static_cast<double>(z.y));
+  };
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  double* row = out + static_cast<long long>(f) * m.values_per_frame + m.mtf;
+  const double dc = modulus(0, 0);
+  for (int q = warp; q < m.mtf_count; q += warps) {
+    const double radius = m.mtf_radii[q];
+    const int n = metric::mtf_directions(radius);
+    double sum = 0.0;
+    for (int j = lane; j < n; j += 32) sum += metric::mtf_sample(modulus, radius, j, n);
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (lane == 0) row[q] = !(dc > 0.0) ? NAN : radius == 0.0 ? 1.0 : sum / n / dc;
+  }
+}
+
+}  // namespace
+
+DeviceMetrics::DeviceMetrics(const MetricsPlan& plan, int frame_edge, double aperture_sum,
+                             double energy_sum) {
+  edge = frame_edge;
+  values_per_frame = static_cast<int>(plan.values_per_frame);
+  axis = plan.axis;
+  pixel_scale = plan.pixel_scale;
+  peak_reference = aperture_sum * aperture_sum * plan.peak_factor;
+  energy = energy_sum * plan.energy_factor;
+  ee_count = static_cast<int>(plan.ee_radii_pixels.size());
+  for (int e = 0; e < ee_count; ++e) {
+    ee_radii[e] = plan.ee_radii_pixels[e];
+    ee_reach = fmax(ee_reach, ee_radii[e] + 0.5);
+  }
+  fwhm_bins = plan.fwhm_bins;
+  mtf_count = static_cast<int>(plan.mtf_radii.size());
+  for (int q = 0; q < mtf_count; ++q) mtf_radii[q] = plan.mtf_radii[q];
+  for (const MetricColumn& c : plan.columns) {
+    const int offset = static_cast<int>(c.offset);
+    switch (c.metric) {
+      case Metric::strehl: strehl = offset; break;
+      case Metric::strehl_centre: strehl_centre = offset; break;
+      case Metric::centroid: (c.name == "centroid_x" ? centroid_x : centroid_y) = offset; break;
+      case Metric::fwhm: fwhm = offset; break;
+      case Metric::ee: ee = offset; break;
+      case Metric::rms_wavefront: rms = offset; break;
+      case Metric::mtf: mtf = offset; break;
+    }
+  }
+}
+
+template <typename Real>
+void launch_frame_metrics(const FieldWindow<Real>& window, const DeviceMetrics& metrics,
+                          const WavefrontMoments& moments, int frames, double* out,
+                          cudaStream_t stream) {
+  const std::size_t shared =
+      metrics.fwhm >= 0 ? 3 * sizeof(double) * static_cast<std::size_t>(metrics.fwhm_bins) : 0;
+  frame_metrics_kernel<Real><<<static_cast<unsigned>(frames), block_threads, shared, stream>>>(
+      window, metrics, moments, out);
+  PSFSIM_CUDA_CHECK_LAUNCH();
+}
+
+template <typename Real>
+void launch_plane_intensity(DeviceComplex<Real>* plane, const DeviceComplex<Real>* spectrum,
+                            int padded, int frames, cudaStream_t stream) {
+  const long long count = static_cast<long long>(frames) * padded * padded;
+  const long long blocks = std::min<long long>(132LL * 16, (count + 255) / 256);
+  plane_intensity_kernel<Real><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(plane, spectrum,
+                                                                                 count);
+  PSFSIM_CUDA_CHECK_LAUNCH();
+}
+
+template <typename Real>
+void launch_mtf_sampling(const DeviceComplex<Real>* plane, int padded, int frames,
+                         const DeviceMetrics& metrics, double* out, cudaStream_t stream) {
+  mtf_sampling_kernel<Real><<<static_cast<unsigned>(frames), block_threads, 0, stream>>>(
+      plane, padded, metrics, out);
+  PSFSIM_CUDA_CHECK_LAUNCH();
+}
+
+#define PSFSIM_INSTANTIATE(Real)                                                             \
+  template void launch_frame_metrics<Real>(const FieldWindow<Real>&, const DeviceMetrics&,   \
+                                           const WavefrontMoments&, int, double*,            \
+                                           cudaStream_t);                                    \
+  template void launch_plane_intensity<Real>(DeviceComplex<Real>*,                           \
+                                             const DeviceComplex<Real>*, int, int,           \
+                                             cudaStream_t);                                  \
+  template void launch_mtf_sampling<Real>(const DeviceComplex<Real>*, int, int,              \
+                                          const DeviceMetrics&, double*, cudaStream_t);
+PSFSIM_INSTANTIATE(float)
+PSFSIM_INSTANTIATE(double)
+#undef PSFSIM_INSTANTIATE
+
+}  // namespace psfsim::cuda

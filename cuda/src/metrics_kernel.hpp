@@ -1,0 +1,71 @@
+#pragma once
+// SPEC §7's metrics on the device, in the same call as the frames: one block per frame reads
+// the unnormalized intensity straight from the focal-plane fields (the FFT's spectrum or the
+// MFT's channels), so that with --store metrics no frame is ever written. The formulas are
+// metric_math.hpp's, shared with the CPU.
+#include <cuda_runtime_api.h>
+
+#include "device_complex.hpp"
+#include "psfsim/metrics.hpp"
+
+namespace psfsim::cuda {
+
+// Where frame f's K x K intensity lies: sum_k weights[k] |fields[k * channel_stride +
+// f * frame_stride + (first + r) * row_stride + first + c]|^2.
+template <typename Real>
+struct FieldWindow {
+  const DeviceComplex<Real>* fields = nullptr;
+  long long frame_stride = 0;
+  long long row_stride = 0;
+  long long channel_stride = 0;
+  int first = 0;
+  int channels = 1;
+  const double* weights = nullptr;  // device, one per channel; null: 1
+};
+
+// The plan's metrics as kernel parameters (absent columns at -1).
+struct DeviceMetrics {
+  int edge = 0;  // K
+  int values_per_frame = 0;
+  double axis = 0.0;
+  double pixel_scale = 0.0;
+  double peak_reference = 1.0;  // (sum A)^2 * peak_factor
+  double energy = 1.0;          // sum A^2 * energy_factor
+  int ee_count = 0;
+  double ee_radii[max_ee_radii] = {};
+  double ee_reach = 0.0;
+  int fwhm_bins = 0;
+  int strehl = -1, strehl_centre = -1, centroid_x = -1, centroid_y = -1, fwhm = -1, ee = -1,
+      rms = -1, mtf = -1;
+  int mtf_count = 0;
+  double mtf_radii[max_mtf_frequencies] = {};
+
+  DeviceMetrics() = default;
+  DeviceMetrics(const MetricsPlan& plan, int edge, double aperture_sum, double energy_sum);
+};
+
+// Sums of A, A W and A W^2 that the pupil kernel leaves per block (PupilMaps::moments), and
+// how many blocks each frame of the launch had.
+struct WavefrontMoments {
+  const double* partials = nullptr;  // 3 per block
+  int blocks_per_frame = 0;
+};
+
+// Frames [0, frames) of `window`: every column but mtf into out + f * values_per_frame
+// (device or mapped pinned memory).
+template <typename Real>
+void launch_frame_metrics(const FieldWindow<Real>& window, const DeviceMetrics& metrics,
+                          const WavefrontMoments& moments, int frames, double* out,
+                          cudaStream_t stream);
+
+// The MTF in two launches around the caller's in-place FFT of `plane`: the intensity of each
+// frame's whole M x M spectrum into `plane` (zero imaginary part), then, after the FFT, the
+// mtf columns sampled from |plane|.
+template <typename Real>
+void launch_plane_intensity(DeviceComplex<Real>* plane, const DeviceComplex<Real>* spectrum,
+                            int padded, int frames, cudaStream_t stream);
+template <typename Real>
+void launch_mtf_sampling(const DeviceComplex<Real>* plane, int padded, int frames,
+                         const DeviceMetrics& metrics, double* out, cudaStream_t stream);
+
+}  // namespace psfsim::cuda
