@@ -667,6 +667,32 @@ TEST(MetricsBatch, ChunkedBatchRowsAreTheSingleFrameRows) {
 }
 
 // ---------------------------------------------------------------------------------------
+// The metrics describe the optics, before the detector stage (docs/metrics.md): jitter and
+// photon noise change the stored frames, not the metrics.
+
+TEST(MetricsDetector, JitterAndNoiseLeaveTheMetricsAlone) {
+  RunSpec s = metric_spec("cpu", Precision::double_, 64, 2.0, {{}, {{4, 0.08}, {7, 0.05}}});
+  s.pad_factor.reset();
+  s.optics.pixel_scale = Angle{0.5, true};
+  s.optics.oversample = 3;  // odd: the centre sub-pixel is on the axis
+  s.crop = 33;
+  s.metrics.metrics = parse_metrics("strehl,strehl_centre,centroid,fwhm,ee,rms_wavefront");
+  const Result plain = run_metrics(s);
+  RunSpec detected = s;
+  detected.optics.jitter = Angle{0.4, true};
+  detected.optics.photons = 1e5;
+  detected.optics.read_noise = 3.0;
+  detected.optics.noise_seed = 7;
+  const Result noisy = run_metrics(detected);
+  // The same backend computation: equal to double rounding (1e-12 relative to the value
+  // or 1); the frames themselves differ (jitter widens them, noise roughens them).
+  for (std::size_t i = 0; i < plain.rows[0].size(); ++i)
+    EXPECT_NEAR(noisy.rows[0][i], plain.rows[0][i], 1e-12 * std::max(1.0, std::abs(plain.rows[0][i])))
+        << "value " << i;
+  EXPECT_GT(relative_l2(noisy.frames[0], plain.frames[0]), 1e-3);
+}
+
+// ---------------------------------------------------------------------------------------
 // 9. The GPU against the CPU, every metric column.
 
 #define SKIP_WITHOUT_CUDA()                                                    \
