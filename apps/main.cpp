@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <future>
 #include <new>
 
 #include "command_line.hpp"
@@ -26,8 +27,10 @@ int main(int argc, char** argv) {
   const auto cli = psfsim::app::make_command_line();
   if (const int code = psfsim::app::parse_or_exit_code(*cli, argc, argv); code >= 0) return code;
 
+  std::future<void> device_ready;  // outlives the run: _Exit ends the process before it waits
   try {
     if (cli->run->parsed()) {
+      device_ready = psfsim::app::prepare_device(cli->run_options);
       psfsim::app::execute_run(psfsim::app::to_run_spec(cli->run_options),
                                psfsim::quote_command_line(argc, argv));
     } else if (cli->sweep->parsed()) {

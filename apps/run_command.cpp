@@ -40,6 +40,15 @@ void print_summary(const PsfRun& run, const TimingLog& log) {
 
 }  // namespace
 
+std::future<void> prepare_device(const RunOptions& options) {
+  // Not for auto: a small run there goes to the CPU, which the start-up would slow down.
+  if (options.backend != "cuda") return {};
+  const BackendEntry* cuda = builtin_backends().find("cuda");
+  if (cuda == nullptr || !cuda->compiled || !cuda->prepare) return {};
+  const int device = options.pupil.device;
+  return std::async(std::launch::async, [prepare = cuda->prepare, device] { prepare(device); });
+}
+
 void execute_run(RunSpec spec, const std::string& command_line) {
   // The path first: nothing is planned or computed for a file that cannot be written.
   PsfFileWriter file(spec.output, spec.force, command_line);

@@ -35,6 +35,15 @@ done
 "$psfsim" run --backend cuda --samples 128 --pad-factor 2 --random "4-15,0.05,$frames,1" \
   --metrics strehl,centroid,fwhm,ee,rms_wavefront --store metrics --force -o "$scratch/m.h5" |
   tail -n 8
+# The host's share: the same frames at N = 8, where the device has next to nothing to do.
+t=()
+for i in 1 2 3; do
+  t+=("$(seconds "$psfsim" run --backend cuda --samples 8 --pad-factor 2 \
+    --random "4-15,0.05,$frames,1" --metrics strehl --store metrics --quiet --force \
+    -o "$scratch/h.h5")")
+done
+awk -v s="$(median3 "${t[@]}")" -v f="$frames" \
+  'BEGIN { printf "%-44s %10.3f %12.0f\n", "host floor (N=8, strehl)", s, f / s }'
 for store in metrics both frames; do
   "$psfsim" sweep --backends cuda --sizes 128 --batch 1024,4096 --repeat 30 \
     --metrics strehl,centroid,fwhm,ee,rms_wavefront --store "$store" --force -o "$scratch/s.h5"

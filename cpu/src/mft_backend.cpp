@@ -180,7 +180,8 @@ FrameBlock MftBackend<T>::compute(std::span<const PhasePolynomial> frames) {
     t0 = Clock::now();
     // Stored = sum_k w_k |E_k|^2 times the one channel's folded `peak` scale, over divisor.
     const double folded = plan_.channels.size() == 1 ? normalization_scale_ : 1.0;
-#pragma omp parallel for num_threads(threads_) schedule(static)
+    // Small frames are not worth waking a team for (OpenBLAS's threads may hold the cores).
+#pragma omp parallel for num_threads(threads_) schedule(static) if (frames_here * k2 > (1u << 16))
     for (int f = 0; f < frames_here; ++f)
       frame_metrics(plan_.metrics, plan_.pupil_facts(), frames[first + f],
                     dst + static_cast<std::size_t>(f) * k2, plan_.frame, divisors_[f] / folded,

@@ -1,3 +1,5 @@
+#include <cuda_runtime_api.h>
+
 #include "cufft_backend.hpp"
 #include "device_info.hpp"
 #include "mft_backend.hpp"
@@ -14,6 +16,10 @@ BackendEntry backend_entry() {
     return plan.propagation == Propagation::mft ? make_mft_backend(plan) : make_cufft_backend(plan);
   };
   entry.describe = [] { return describe_installation(); };
+  entry.prepare = [](int device) {
+    if (cudaSetDevice(device) == cudaSuccess) (void)cudaFree(nullptr);  // makes the context
+    (void)cudaGetLastError();
+  };
   return entry;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <utility>
 
 #include "psfsim/zernike.hpp"
 
@@ -29,6 +31,28 @@ void add_harmonic(std::vector<double>& table, int stride, int p, int m, bool ima
     const double sign = ((k / 2) % 2 == 0) ? 1.0 : -1.0;
     add_rho2_power(table, stride, p, m - k, k, scale * sign * binomial(m, k));
   }
+}
+
+// Z_j (Noll, unit coefficient) as a table of the given stride. A batch of a million random
+// frames compiles the same dozen terms a million times: each thread keeps the tables it
+// made, so that a frame costs a scaled sum of tables.
+const std::vector<double>& zernike_table(int j, int stride) {
+  thread_local std::map<std::pair<int, int>, std::vector<double>> tables;
+  auto [it, made] = tables.try_emplace({j, stride});
+  if (made) {
+    std::vector<double>& table = it->second;
+    table.assign(static_cast<std::size_t>(stride) * stride, 0.0);
+    const auto [n, m] = noll_to_nm(j);
+    const int m_abs = std::abs(m);
+    const auto radial = radial_coefficients(n, m_abs);
+    const double scale = noll_normalization(n, m);
+    // R_n^m(rho) cos(m phi) = sum_k r_k rho^(n-2k-m) Re((x+iy)^m), and n-2k-m is even.
+    for (std::size_t k = 0; k < radial.size(); ++k) {
+      const int p = (n - 2 * static_cast<int>(k) - m_abs) / 2;
+      add_harmonic(table, stride, p, m_abs, m < 0, scale * radial[k]);
+    }
+  }
+  return it->second;
 }
 
 }  // namespace
@@ -76,16 +100,9 @@ PhasePolynomial compile_phase(const PhaseTerms& terms, int degree) {
     add_rho2_power(table, s, rest / 2, t.m, 0, t.waves);
   }
 
-  // R_n^m(rho) cos(m phi) = sum_k r_k rho^(n-2k-m) Re((x+iy)^m), and n-2k-m is even.
   for (const auto& t : terms.zernike) {
-    const auto [n, m] = noll_to_nm(t.j);
-    const int m_abs = std::abs(m);
-    const auto radial = radial_coefficients(n, m_abs);
-    const double scale = t.waves * noll_normalization(n, m);
-    for (std::size_t k = 0; k < radial.size(); ++k) {
-      const int p = (n - 2 * static_cast<int>(k) - m_abs) / 2;
-      add_harmonic(poly.plain, s, p, m_abs, m < 0, scale * radial[k]);
-    }
+    const std::vector<double>& table = zernike_table(t.j, s);
+    for (std::size_t i = 0; i < table.size(); ++i) poly.plain[i] += t.waves * table[i];
   }
   return poly;
 }

@@ -98,19 +98,16 @@ void write_run_attributes(hid_t object, const RunHeader& header, bool frames) {
 struct PsfFileWriter::Impl {
   Impl(const fs::path& target, const RunHeader& h, const std::string& command_line)
       : file(target, h5::Provenance{command_line, to_toml(h.spec)}),
-        frames(h.spec.frames),
-        units(h.spec.optics.aberration_units),
         compression(parse_compression(h.spec.compression)),
         layout{h.spec.frames.size(), static_cast<std::size_t>(h.geometry.frame),
                h.spec.precision, compression.kind != Compression::Kind::none} {}
   h5::AtomicFile file;
-  const std::vector<PhaseTerms>& frames;  // the run's, which outlives its sink's use
-  AberrationUnits units = AberrationUnits::waves;
   Compression compression;
   h5::PsfLayout layout;
   h5::Handle psf;
   std::optional<SpaceReservation> reservation;  // uncompressed frames: their size is known
   std::optional<h5::MetricsDatasets> metrics;
+  double parameters_seconds = 0.0;  // written by open(), counted with the writes
 };
 
 PsfFileWriter::PsfFileWriter(fs::path path, bool force, std::string command_line)
@@ -156,6 +153,12 @@ void PsfFileWriter::create(const RunHeader& header) {
   const Precision precision = header.spec.precision;
   const MetricsSpec& metrics = header.spec.metrics;
   h5::set_attribute(root, "store", std::string(to_string(metrics.resolved_store())));
+  // Here, while a GPU starts (PsfRun opens the sink meanwhile): a million frames' terms are
+  // a hundred megabytes.
+  const auto t0 = std::chrono::steady_clock::now();
+  write_parameters(root, header.spec.frames, header.spec.optics.aberration_units);
+  d.parameters_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (metrics.stores_metrics()) {
     d.metrics.emplace(root, metrics, header.spec.frames.size());
     write_run_attributes(d.metrics->group(), header, false);
@@ -272,8 +275,8 @@ void PsfFileWriter::finish(TimingLog& log) {
   if (d.reservation) d.reservation->require_space(SIZE_MAX);
   d.psf.reset();
   d.metrics.reset();
-  write_parameters(d.file.root(), d.frames, d.units);
-  log.write += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  log.write += d.parameters_seconds +
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   write_timings(d.file.root(), log);
   d.file.commit();
 }

@@ -20,6 +20,9 @@ struct BackendEntry {
   std::function<std::unique_ptr<Backend>(const PsfPlan&)> create;
   // Lines for `psfsim info` (devices, library versions).
   std::function<std::vector<std::string>()> describe;
+  // Optional: starts device `device`'s runtime (a GPU's driver and context, 0.2-0.4 s) so
+  // that a later create() finds it ready; safe on any thread, failures left to create().
+  std::function<void(int device)> prepare;
 };
 
 class BackendRegistry {
