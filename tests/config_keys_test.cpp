@@ -101,6 +101,12 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"background", {"--photons 1000 --background 3", "photons = 1000\nbackground = 3"}},
       {"read-noise", {"--photons 1000 --read-noise 2", "photons = 1000\nread-noise = 2"}},
       {"noise-seed", {"--photons 1000 --noise-seed 9", "photons = 1000\nnoise-seed = 9"}},
+      // SPEC §7's metrics: a dropped --store frames would bring /metrics back.
+      {"metrics", {"--metrics strehl,ee", "metrics = \"strehl,ee\""}},
+      {"ee-radii", {"--metrics ee --ee-radii 1,2", "metrics = \"ee\"\nee-radii = \"1,2\""}},
+      {"mtf-frequencies", {"--metrics mtf --mtf-frequencies 0.5",
+                           "metrics = \"mtf\"\nmtf-frequencies = \"0.5\""}},
+      {"store", {"--metrics strehl --store frames", "metrics = \"strehl\"\nstore = \"frames\""}},
   };
 }
 
