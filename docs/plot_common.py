@@ -22,17 +22,19 @@ except ImportError as e:
 matplotlib.use("Agg")  # files only: no display is needed or assumed
 
 
-def open_dataset_file(path, dataset, wrong_kind_hint):
-    """The open file, after checking that it exists, is HDF5 and holds /`dataset`."""
+def open_dataset_file(path, dataset, wrong_kind_hint, kind=h5py.Dataset):
+    """The open file, after checking that it exists, is HDF5 and holds /`dataset` (a
+    dataset, or an h5py.Group when `kind` says so)."""
     if not os.path.exists(path):
         fail(f"{path}: no such file")
     try:
         f = h5py.File(path, "r")
     except OSError as e:
         fail(f"{path}: not a readable HDF5 file ({e})")
-    if dataset not in f or not isinstance(f[dataset], h5py.Dataset):
+    if dataset not in f or not isinstance(f[dataset], kind):
         f.close()
-        fail(f"{path}: no /{dataset} dataset ({wrong_kind_hint})")
+        noun = "group" if kind is h5py.Group else "dataset"
+        fail(f"{path}: no /{dataset} {noun} ({wrong_kind_hint})")
     return f
 
 

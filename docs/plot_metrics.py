@@ -10,7 +10,7 @@ import argparse
 import os
 import warnings
 
-from plot_common import PROG, fail, text  # beside this script
+from plot_common import PROG, fail, open_dataset_file, text  # beside this script
 
 import h5py  # noqa: E402  (plot_common has checked that these import)
 import numpy as np  # noqa: E402
@@ -78,17 +78,8 @@ def circular_mtf(nu):
 
 def open_metrics(path):
     """The open file and its /metrics group, after checking that they exist."""
-    if not os.path.exists(path):
-        fail(f"{path}: no such file")
-    try:
-        f = h5py.File(path, "r")
-    except OSError as e:
-        fail(f"{path}: not a readable HDF5 file ({e})")
-    if "metrics" not in f or not isinstance(f["metrics"], h5py.Group):
-        hint = ("a psfsim sweep file holds timings only" if "sweep" in f else
-                "run psfsim with --metrics LIST, and --store both or metrics")
-        f.close()
-        fail(f"{path}: no /metrics group ({hint})")
+    f = open_dataset_file(path, "metrics", "run psfsim with --metrics LIST and --store both or "
+                          "metrics; a sweep file holds timings only", kind=h5py.Group)
     group = f["metrics"]
     if not any(isinstance(group[k], h5py.Dataset) for k in group):
         f.close()

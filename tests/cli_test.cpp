@@ -13,19 +13,6 @@ namespace psfsim::test {
 namespace {
 namespace fs = std::filesystem;
 
-std::string write_text(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-  return path;
-}
-
-bool folder_is_empty_of_outputs(const std::string& dir) {
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".h5" || e.path().filename().string().find(".partial") !=
-                                             std::string::npos)
-      return false;
-  return true;
-}
-
 struct BadInput {
   std::string name;
   std::string args;     // the output option is appended

@@ -271,6 +271,19 @@ std::vector<std::string> folder_entries(const std::string& dir) {
   return names;
 }
 
+bool folder_is_empty_of_outputs(const std::string& dir) {
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".h5" ||
+        e.path().filename().string().find(".partial") != std::string::npos)
+      return false;
+  return true;
+}
+
+std::string write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
 CommandResult run_psfsim(const std::string& args, const std::string& shell_prefix) {
   static int counter = 0;
   const std::string base = temp_dir() + "/cmd-" + std::to_string(counter++);

@@ -87,6 +87,10 @@ struct CommandResult {
                                        const std::string& shell_prefix = "");
 // The folder's entries (names only), for checking that nothing was left behind.
 [[nodiscard]] std::vector<std::string> folder_entries(const std::string& dir);
+// True when the folder holds no .h5 file and no partial one.
+[[nodiscard]] bool folder_is_empty_of_outputs(const std::string& dir);
+// Writes `text` to `path`; returns the path.
+std::string write_text(const std::string& path, const std::string& text);
 // This test process's scratch folder, removed when the process exits unless the environment
 // sets PSFSIM_KEEP_TEST_DIRS (then its path is printed, for debugging).
 [[nodiscard]] std::string temp_dir();
