@@ -137,19 +137,8 @@ RunSpec spec_for(const std::string& backend, int n, int m, Precision p,
   return test::spec_for(backend, c, p);
 }
 
-std::vector<std::vector<double>> run_frames(const RunSpec& spec) {
-  PsfRun run(spec, builtin_backends());
-  FrameCollector collected;
-  (void)run.execute(collected);
-  std::vector<std::vector<double>> out;
-  for (std::size_t f = 0; f < collected.frames(); ++f) {
-    const auto frame = collected.frame(f);
-    out.emplace_back(frame.begin(), frame.end());
-  }
-  return out;
-}
 
-std::vector<double> run_frame(const RunSpec& spec) { return run_frames(spec).front(); }
+std::vector<double> run_frame(const RunSpec& spec) { return test::run_spec_frames(spec).front(); }
 
 double coordinate(int i, int n) { return (i - n / 2.0) * (2.0 / n); }  // SPEC §1, centered
 
@@ -523,12 +512,12 @@ TEST(PupilMapFiles, StackOfOpdMapsIsOneMapPerFrame) {
   opd.aperture.opd = dir + "/stack.npy";
   for (const int chunk : {1, 3, 4}) {  // each call's frames pick their own maps
     opd.chunk_frames = chunk;
-    const auto a = run_frames(opd), b = run_frames(zernike);
+    const auto a = test::run_spec_frames(opd), b = test::run_spec_frames(zernike);
     ASSERT_EQ(a.size(), 4u);
     for (std::size_t f = 0; f < 4; ++f) EXPECT_LE(relative_l2(a[f], b[f]), 1e-12) << f;
   }
   opd.frames.assign(3, PhaseTerms{});
-  EXPECT_THROW((void)run_frames(opd), InputError) << "4 maps for 3 frames";
+  EXPECT_THROW((void)test::run_spec_frames(opd), InputError) << "4 maps for 3 frames";
 }
 
 TEST(PupilMapFiles, StackOfAmplitudeMapsNeedsAPerFrameNormalization) {
@@ -543,7 +532,7 @@ TEST(PupilMapFiles, StackOfAmplitudeMapsNeedsAPerFrameNormalization) {
   RunSpec s = spec_for("cpu", n, 64, Precision::double_, Normalization::sum);
   s.frames.assign(2, PhaseTerms{{}, {{5, 0.2}}});
   s.aperture.amplitude = maps.dir + "/stack.npy";
-  const auto frames = run_frames(s);
+  const auto frames = test::run_spec_frames(s);
   RunSpec one = s;
   one.frames.resize(1);
   one.aperture.amplitude.clear();
@@ -551,7 +540,7 @@ TEST(PupilMapFiles, StackOfAmplitudeMapsNeedsAPerFrameNormalization) {
   one.aperture.amplitude = maps.dir + "/half.npy";
   EXPECT_LE(relative_l2(frames[1], run_frame(one)), 1e-14);
   s.normalization = Normalization::peak;
-  EXPECT_THROW((void)run_frames(s), InputError);
+  EXPECT_THROW((void)test::run_spec_frames(s), InputError);
 }
 
 // The one-line errors of psfsim run, exit 2, naming the file.
@@ -696,7 +685,7 @@ TEST(ApertureCuda, EqualsTheCpuForShapesAndMaps) {
       }
       RunSpec gpu = s;
       gpu.backend = "cuda";
-      const auto a = run_frames(gpu), b = run_frames(s);
+      const auto a = test::run_spec_frames(gpu), b = test::run_spec_frames(s);
       ASSERT_EQ(a.size(), b.size());
       for (std::size_t f = 0; f < a.size(); ++f)
         EXPECT_LE(relative_l2(a[f], b[f]), test::backend_tolerance(p)) << "frame " << f;

@@ -35,22 +35,9 @@ RunSpec base_spec(const std::string& backend, Precision precision, int n, Grid g
 }
 
 std::vector<double> run_frame(const RunSpec& spec, std::size_t index = 0) {
-  PsfRun run(spec, builtin_backends());
-  FrameCollector frames;
-  (void)run.execute(frames);
-  const auto f = frames.frame(index);
-  return {f.begin(), f.end()};
+  return run_spec_frames(spec).at(index);
 }
 
-std::vector<std::vector<double>> run_frames(const RunSpec& spec) {
-  PsfRun run(spec, builtin_backends());
-  FrameCollector frames;
-  (void)run.execute(frames);
-  std::vector<std::vector<double>> out;
-  for (std::size_t i = 0; i < frames.frames(); ++i)
-    out.emplace_back(frames.frame(i).begin(), frames.frame(i).end());
-  return out;
-}
 
 // SPEC §6's double sum, in double, from the grid and aperture of §1 and the phase's direct
 // evaluation; pixel q at theta_q = (q - centre) s.
@@ -235,7 +222,7 @@ TEST_P(Backends, PhotonsFillTheFocalPlaneAndNoiseIsReproducible) {
   spec.optics.background = background;
   spec.optics.read_noise = read_noise;
   spec.optics.noise_seed = 42;
-  const auto frames = run_frames(spec);
+  const auto frames = run_spec_frames(spec);
   const double pixels = 64.0 * 64.0;
   for (const auto& f : frames) {
     const double total = std::accumulate(f.begin(), f.end(), 0.0);
@@ -245,10 +232,10 @@ TEST_P(Backends, PhotonsFillTheFocalPlaneAndNoiseIsReproducible) {
   }
   RunSpec chunked = spec;
   chunked.chunk_frames = 1;
-  EXPECT_EQ(run_frames(chunked), frames);  // any chunking: the same bytes
+  EXPECT_EQ(run_spec_frames(chunked), frames);  // any chunking: the same bytes
   RunSpec reseeded = spec;
   reseeded.optics.noise_seed = 43;
-  EXPECT_NE(run_frames(reseeded), frames);
+  EXPECT_NE(run_spec_frames(reseeded), frames);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -66,6 +66,10 @@ std::vector<std::vector<double>> compute_frames(const std::string& backend, cons
   RunSpec spec = spec_for(backend, c, precision);
   spec.frames = frames;
   spec.chunk_frames = static_cast<int>(frames.size());  // one backend call, as before
+  return run_spec_frames(spec);
+}
+
+std::vector<std::vector<double>> run_spec_frames(const RunSpec& spec) {
   PsfRun run(spec, builtin_backends());
   FrameCollector collected;
   (void)run.execute(collected);

@@ -51,6 +51,8 @@ struct Case {
 [[nodiscard]] PsfPlan plan_for(const Case& c, Precision precision, int max_batch = 1);
 // The run specification of `c` on `backend` (one frame: c.terms).
 [[nodiscard]] RunSpec spec_for(const std::string& backend, const Case& c, Precision precision);
+// Every frame of `spec`, run through PsfRun into a FrameCollector, widened to double.
+[[nodiscard]] std::vector<std::vector<double>> run_spec_frames(const RunSpec& spec);
 // Empty string when `backend` can run here, else why not (for GTEST_SKIP).
 [[nodiscard]] std::string skip_reason(const std::string& backend);
 // One frame from the named backend, widened to double.

@@ -214,11 +214,7 @@ std::vector<double> run_frame(const PhaseTerms& terms) {
   s.fft_effort = FftEffort::estimate;
   s.normalization = Normalization::none;
   s.frames = {terms};
-  PsfRun run(s, builtin_backends());
-  FrameCollector frames;
-  (void)run.execute(frames);
-  const auto f = frames.frame(0);
-  return {f.begin(), f.end()};
+  return run_spec_frames(s).front();
 }
 
 TEST(ZernikeOrder, FringeZ9WithCIsNollZ11WithCOverRootFiveAsAPsf) {
