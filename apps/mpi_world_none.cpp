@@ -1,0 +1,17 @@
+// A build without MPI: always a world of one rank.
+#include <cstdlib>
+
+#include "mpi_world.hpp"
+
+namespace psfsim::app {
+
+MpiWorld::MpiWorld(int&, char**&) {}
+void MpiWorld::barrier() {}
+int MpiWorld::min(int value) { return value; }
+int MpiWorld::broadcast(int value, int) { return value; }
+std::vector<double> MpiWorld::gather(double value) { return {value}; }
+void MpiWorld::abort(int code) { std::_Exit(code); }
+void MpiWorld::finalize() noexcept {}
+std::string mpi_library_version() { return {}; }
+
+}  // namespace psfsim::app
