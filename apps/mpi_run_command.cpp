@@ -172,11 +172,15 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   world.barrier();  // every rank file is complete
   double join_seconds = 0.0;
   std::optional<Error> join_failure;
+  // Until every rank keeps its file, a stop signal removes the joined output too, so that a
+  // signal in between leaves neither, rather than an output without its frames.
+  std::optional<PartialFileGuard> output_on_signal;
   if (world.rank() == 0) {
     const auto t0 = std::chrono::steady_clock::now();
     join_failure = failure_of([&] {
       join_part_files(work.user.output, part_files(work.user, world.size()), command_line,
                       to_toml(work.user));
+      output_on_signal.emplace(work.user.output);
     });
     join_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
@@ -186,6 +190,8 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
     throw Error(static_cast<ExitCode>(code), "");
   }
   rank_file.keep();
+  world.barrier();
+  output_on_signal.reset();
   const std::vector<double> totals = world.gather(median(log.total));
   const std::vector<double> threads = world.gather(log.threads);
   if (world.rank() == 0)
