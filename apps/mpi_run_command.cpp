@@ -192,6 +192,7 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   rank_file.keep();
   world.barrier();
   output_on_signal.reset();
+  if (world.rank() == 0) remove_other_rank_files(work.user.output, world.size());
   const std::vector<double> totals = world.gather(median(log.total));
   const std::vector<double> threads = world.gather(log.threads);
   if (world.rank() == 0)

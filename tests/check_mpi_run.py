@@ -128,6 +128,21 @@ def main():
 
     extra = {}
     if part != "failures":
+        # Reruns with --force: another rank count, then one process, leave no stale rank files.
+        section("reruns")
+        folder = os.path.join(work, "reruns")
+        os.makedirs(folder)
+        out = os.path.join(folder, "out.h5")
+        small = [psfsim, "run", "--backend", "cpu", "--quiet", "--force", "--samples", "16",
+                 "--vary", "Z4,-1,1,5", "-o", out]
+        for ranks in (3, 2):
+            r = run(mpi + ["-n", str(ranks)] + small, env=env)
+            check(r.returncode == 0, f"rerun on {ranks} ranks: {r.stderr}")
+            expected = ["out.h5"] + [f"out.h5.rank-{i}-of-{ranks}.h5" for i in range(ranks)]
+            check(leftovers(folder) == sorted(expected), f"rerun on {ranks}: {leftovers(folder)}")
+        r = run(small, env=env)
+        check(r.returncode == 0 and leftovers(folder) == ["out.h5"],
+              f"one process over an mpirun output: {leftovers(folder)} {r.stderr}")
         return summary(failures)
     section("a rank file blocked")
     # Rank 1 alone cannot create its file: a folder has its name. Found before any work.

@@ -42,6 +42,25 @@ TEST(RankFiles, BesideTheOutputNamedByRankAndCount) {
   EXPECT_EQ(rank_file_path("out.h5", 0, 2), fs::path("out.h5.rank-0-of-2.h5"));
 }
 
+TEST(RankFiles, OnlyAnotherRankCountsFilesOfThisOutputAreRemoved) {
+  const std::string dir = fresh_dir("other-rank-files");
+  const std::vector<std::string> names{"out.h5", "out.h5.rank-0-of-2.h5", "out.h5.rank-1-of-2.h5",
+                                       "out.h5.rank-0-of-3.h5", "other.h5.rank-0-of-3.h5",
+                                       "out.h5.rank-x-of-3.h5", "out.h5.rank-0-of-3.h5.bak"};
+  for (const std::string& n : names) std::ofstream(dir + "/" + n) << "x";
+  remove_other_rank_files(dir + "/out.h5", 2);
+  auto left = folder_entries(dir);
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"other.h5.rank-0-of-3.h5", "out.h5",
+                                            "out.h5.rank-0-of-2.h5", "out.h5.rank-0-of-3.h5.bak",
+                                            "out.h5.rank-1-of-2.h5", "out.h5.rank-x-of-3.h5"}));
+  remove_other_rank_files(dir + "/out.h5", 0);
+  left = folder_entries(dir);
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"other.h5.rank-0-of-3.h5", "out.h5",
+                                            "out.h5.rank-0-of-3.h5.bak", "out.h5.rank-x-of-3.h5"}));
+}
+
 // Three parts written by three runs of psfsim over the blocks of one --frames table.
 TEST(VirtualJoin, PartsReadAsTheSingleProcessFile) {
   const std::string dir = fresh_dir("virtual-join");

@@ -20,4 +20,9 @@ struct FrameRange {
 [[nodiscard]] std::filesystem::path rank_file_path(const std::filesystem::path& output,
                                                    int rank, int ranks);
 
+// Removes the rank files of `output` left by an earlier run with another number of ranks
+// (`ranks` = 0: every rank file, for an output now written by one process). Called once the
+// new output is in place, whose data no longer lives in them.
+void remove_other_rank_files(const std::filesystem::path& output, int ranks) noexcept;
+
 }  // namespace psfsim
