@@ -70,55 +70,95 @@ RunSpec rank_spec(const RunSpec& user, const MpiWorld& world) {
   return spec;
 }
 
+// Where a rank's frames go. They are computed into `staged`, a partial name of the job (rank
+// 0's host and PID, so that a later run removes it once the job is gone, as any partial),
+// renamed to `final` only after every rank has finished and rank 0 has written the output
+// (under a partial name too): a job that fails before that leaves an earlier output and its
+// rank files as they were.
+struct RankPaths {
+  fs::path final;
+  fs::path staged;
+};
+
+RankPaths rank_paths(const fs::path& output, int rank, int ranks, const std::string& job) {
+  const fs::path final = rank_file_path(output, rank, ranks);
+  return {final, final.parent_path() / ("." + final.filename().string() + job)};
+}
+
 // Everything a rank sets up before computing: what fails here is the input or the machine,
 // found by every rank before any work.
 struct RankWork {
   RunSpec user;
+  std::string job;  // ".partial-HOST-PID" of rank 0
+  RankPaths paths;
   std::unique_ptr<PsfFileWriter> file;
   std::unique_ptr<PsfRun> run;
 };
 
+// ".partial-HOST-PID" of this process.
+std::string job_suffix(const fs::path& output) {
+  return partial_name(output).filename().string().substr(1 + output.filename().string().size());
+}
+
+// No collective call in here: a rank that throws must not leave the others waiting.
 RankWork prepare(const RunOptions& options, const std::string& command_line,
-                 const MpiWorld& world) {
-  RankWork work{to_run_spec(options), nullptr, nullptr};
-  if (world.rank() == 0) check_output_path(work.user.output, work.user.force);
+                 const MpiWorld& world, const std::string& job) {
+  RankWork work{to_run_spec(options), job, {}, nullptr, nullptr};
+  const fs::path output = work.user.output;
+  if (world.rank() == 0) check_output_path(output, work.user.force);
   RunSpec spec = rank_spec(work.user, world);
-  work.file = std::make_unique<PsfFileWriter>(spec.output, spec.force, command_line);
+  work.paths = rank_paths(output, world.rank(), world.size(), work.job);
+  check_output_path(work.paths.final, spec.force);  // an earlier run's, without --force
+  spec.output = work.paths.staged;
+  work.file = std::make_unique<PsfFileWriter>(spec.output, true, command_line);
   work.run = std::make_unique<PsfRun>(std::move(spec), builtin_backends());
   (void)work.run->backend();  // an unusable backend or device stops the job here
   return work;
 }
 
-// A rank's finished file is part of the output only once rank 0 has joined it: until then a
-// stop signal or a failure removes it.
-class RankFile {
+// A file this rank made: a stop signal removes it, and so does its destruction unless kept.
+class OwnedFile {
  public:
-  explicit RankFile(fs::path path) : path_(std::move(path)), on_signal_(path_) {}
-  RankFile(const RankFile&) = delete;
-  RankFile& operator=(const RankFile&) = delete;
-  ~RankFile() {
-    if (!kept_) remove();
+  explicit OwnedFile(fs::path path) : path_(std::move(path)) { on_signal_.emplace(path_); }
+  OwnedFile(const OwnedFile&) = delete;
+  OwnedFile& operator=(const OwnedFile&) = delete;
+  ~OwnedFile() {
+    if (!kept_) {
+      std::error_code ignored;
+      fs::remove(path_, ignored);
+    }
   }
-  void remove() noexcept {
-    std::error_code ignored;
-    fs::remove(path_, ignored);
+  // Renames it, replacing whatever has that name; the guard follows the name.
+  void move_to(const fs::path& to) {
+    std::optional<PartialFileGuard> guard_to;
+    guard_to.emplace(to);
+    std::error_code ec;
+    fs::rename(path_, to, ec);
+    if (ec)
+      throw RuntimeFailure("cannot rename " + path_.filename().string() + " to " +
+                           to.filename().string() + ": " + ec.message());
+    path_ = to;
+    on_signal_.reset();
+    on_signal_.emplace(to);
   }
   void keep() noexcept {
     kept_ = true;
-    on_signal_.release();
+    on_signal_.reset();
   }
 
  private:
   fs::path path_;
-  PartialFileGuard on_signal_;
+  std::optional<PartialFileGuard> on_signal_;
   bool kept_ = false;
 };
 
-std::vector<PartFile> part_files(const RunSpec& user, int ranks) {
+std::vector<PartFile> part_files(const RankWork& work, int ranks) {
   std::vector<PartFile> parts;
-  for (int r = 0; r < ranks; ++r)
-    parts.push_back({rank_file_path(user.output, r, ranks),
-                     rank_frames(user.frames.size(), r, ranks).count});
+  for (int r = 0; r < ranks; ++r) {
+    const RankPaths paths = rank_paths(work.user.output, r, ranks, work.job);
+    parts.push_back({paths.staged, rank_frames(work.user.frames.size(), r, ranks).count,
+                     paths.final.filename().string()});
+  }
   return parts;
 }
 
@@ -149,10 +189,11 @@ void print_summary(const RunSpec& user, const PsfRun& run, const TimingLog& log,
 
 void execute_run_on_ranks(const RunOptions& options, const std::string& command_line,
                           MpiWorld& world) {
+  const std::string job =
+      world.broadcast(world.rank() == 0 ? job_suffix(options.output) : std::string(), 0);
   RankWork work;
-  agree(world, failure_of([&] { work = prepare(options, command_line, world); }));
+  agree(world, failure_of([&] { work = prepare(options, command_line, world, job); }));
 
-  RankFile rank_file(work.run->spec().output);
   TimingLog log;
   const std::optional<Error> failure = failure_of([&] {
     const RunSpec& spec = work.run->spec();
@@ -163,36 +204,41 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   });
   if (failure) {
     work = RankWork{};  // the writer removes its partial file
-    rank_file.remove();
     std::fprintf(stderr, "psfsim: error: %s\n", failure->what());
     std::fflush(stderr);
     world.abort(static_cast<int>(failure->code()));
   }
+  OwnedFile rank_file(work.paths.staged);
+  world.barrier();  // every rank's frames are complete
 
-  world.barrier();  // every rank file is complete
+  // Rank 0 writes the output under a partial name, over the names the rank files will have.
+  const fs::path output = work.user.output;
+  const fs::path staged_output =
+      output.parent_path() / ("." + output.filename().string() + work.job);
+  std::optional<OwnedFile> joined;
   double join_seconds = 0.0;
   std::optional<Error> join_failure;
-  // Until every rank keeps its file, a stop signal removes the joined output too, so that a
-  // signal in between leaves neither, rather than an output without its frames.
-  std::optional<PartialFileGuard> output_on_signal;
   if (world.rank() == 0) {
     const auto t0 = std::chrono::steady_clock::now();
     join_failure = failure_of([&] {
-      join_part_files(work.user.output, part_files(work.user, world.size()), command_line,
+      join_part_files(staged_output, part_files(work, world.size()), command_line,
                       to_toml(work.user));
-      output_on_signal.emplace(work.user.output);
+      joined.emplace(staged_output);
     });
     join_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
-  const int code = world.broadcast(join_failure ? static_cast<int>(join_failure->code()) : 0, 0);
-  if (code != 0) {  // every rank's file goes with the output that failed
-    if (join_failure) throw *join_failure;
-    throw Error(static_cast<ExitCode>(code), "");
-  }
+  agree(world, join_failure);  // on failure every rank's staged file goes
+
+  // Into place: the rank files, then the output. Until every rank keeps its file, a stop
+  // signal removes the output too: never an output without its frames.
+  agree(world, failure_of([&] { rank_file.move_to(work.paths.final); }));
+  if (world.rank() == 0) joined->move_to(output);
   rank_file.keep();
   world.barrier();
-  output_on_signal.reset();
-  if (world.rank() == 0) remove_other_rank_files(work.user.output, world.size());
+  if (world.rank() == 0) {
+    joined->keep();
+    remove_other_rank_files(output, world.size());
+  }
   const std::vector<double> totals = world.gather(median(log.total));
   const std::vector<double> threads = world.gather(log.threads);
   if (world.rank() == 0)

@@ -64,6 +64,15 @@ int MpiWorld::broadcast(int value, int root) {
   return value;
 }
 
+std::string MpiWorld::broadcast(std::string text, int root) {
+  if (!initialised_) return text;
+  text.resize(static_cast<std::size_t>(broadcast(static_cast<int>(text.size()), root)));
+  MPI_Request request;
+  MPI_Ibcast(text.data(), static_cast<int>(text.size()), MPI_CHAR, root, MPI_COMM_WORLD, &request);
+  wait_sleeping(request);
+  return text;
+}
+
 std::vector<double> MpiWorld::gather(double value) {
   if (!initialised_) return {value};
   std::vector<double> all(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);

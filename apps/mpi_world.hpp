@@ -27,6 +27,7 @@ class MpiWorld {
   void barrier();
   [[nodiscard]] int min(int value);
   [[nodiscard]] int broadcast(int value, int root);
+  [[nodiscard]] std::string broadcast(std::string text, int root);
   [[nodiscard]] std::vector<double> gather(double value);  // rank 0 gets all; others empty
   // Ends every rank of the job with `code` (mpirun kills the others with SIGTERM).
   [[noreturn]] void abort(int code);

@@ -9,6 +9,7 @@ MpiWorld::MpiWorld(int&, char**&) {}
 void MpiWorld::barrier() {}
 int MpiWorld::min(int value) { return value; }
 int MpiWorld::broadcast(int value, int) { return value; }
+std::string MpiWorld::broadcast(std::string text, int) { return text; }
 std::vector<double> MpiWorld::gather(double value) { return {value}; }
 void MpiWorld::abort(int code) { std::_Exit(code); }
 void MpiWorld::finalize() noexcept {}

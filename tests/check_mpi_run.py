@@ -171,6 +171,19 @@ def main():
     r = run(mpi + ["--mca", "btl", "self,tcp", "-n", "3"] +
             limited([psfsim] + big + ["-o", os.path.join(folder, "out.h5")]), env=env)
     nothing_left("rank 0 cannot write its file", folder, r, 3)
+    # The same failure in a rerun with --force leaves the earlier output and its rank files.
+    out = os.path.join(folder, "out.h5")
+    r = run(mpi + ["-n", "3", psfsim] + big + ["-o", out], env=env)
+    check(r.returncode == 0, f"the run to keep: {r.stderr}")
+    with h5py.File(out, "r") as f:
+        before = f["psf"][...]
+    r = run(mpi + ["--mca", "btl", "self,tcp", "-n", "3"] +
+            limited([psfsim] + big + ["--force", "-o", out]), env=env)
+    check(r.returncode == 3, f"the failing rerun: exit {r.returncode}: {r.stderr}")
+    expected = ["out.h5"] + [f"out.h5.rank-{i}-of-3.h5" for i in range(3)]
+    check(leftovers(folder) == expected, f"a failed rerun left {leftovers(folder)}")
+    with h5py.File(out, "r") as f:
+        check(same_bits(f["psf"][...], before), "a failed rerun changed the earlier output")
 
     section("bad input")
     # Bad input that every rank finds: one message, exit 2.

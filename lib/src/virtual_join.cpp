@@ -96,9 +96,11 @@ void create_virtual(hid_t out, const std::string& name, const Parts& parts) {
     check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr,
                               block.data(), nullptr),
           "select a block of /" + name);
-    check(H5Pset_virtual(create.get(), space.get(), part.path.filename().c_str(),
-                         ("/" + name).c_str(), source.get()),
-          "map /" + name + " of " + part.path.filename().string());
+    const std::string file =
+        part.final_name.empty() ? part.path.filename().string() : part.final_name;
+    check(H5Pset_virtual(create.get(), space.get(), file.c_str(), ("/" + name).c_str(),
+                         source.get()),
+          "map /" + name + " of " + file);
     start[0] += part.frames;
   }
   check(H5Sselect_all(space.get()), "select /" + name);

@@ -11,8 +11,11 @@
 namespace psfsim {
 
 struct PartFile {
-  std::filesystem::path path;  // beside the target: the virtual datasets name it relatively
+  std::filesystem::path path;  // where it is read now
   std::size_t frames = 0;      // its leading dimension
+  // The file name the virtual datasets give it, relative to the target's folder: path's own
+  // when empty (a part renamed after the join gives the name it will have).
+  std::string final_name;
 };
 
 // Writes `target` atomically (a partial name, then a rename). Joined, in part order:
