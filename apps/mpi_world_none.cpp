@@ -12,7 +12,7 @@ int MpiWorld::broadcast(int value, int) { return value; }
 std::string MpiWorld::broadcast(std::string text, int) { return text; }
 std::vector<double> MpiWorld::gather(double value) { return {value}; }
 void MpiWorld::abort(int code) { std::_Exit(code); }
-void MpiWorld::finalize() noexcept {}
+void MpiWorld::finalize() noexcept { initialised_ = false; }
 std::string mpi_library_version() { return {}; }
 
 }  // namespace psfsim::app
