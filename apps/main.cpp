@@ -30,8 +30,8 @@ int main(int argc, char** argv) {
   const auto cli = psfsim::app::make_command_line();
   {
     const psfsim::app::OtherRanksSilent silent(world);  // one usage error, not R
-    if (const int code = psfsim::app::parse_or_exit_code(*cli, argc, argv); code >= 0)
-      return code;
+    const int code = psfsim::app::parse_or_exit_code(*cli, argc, argv);
+    if (const int agreed = psfsim::app::agreed_exit_code(world, code); agreed >= 0) return agreed;
   }
   if (world.size() > 1 && !cli->run->parsed()) {
     if (world.rank() != 0) return 0;

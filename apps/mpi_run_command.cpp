@@ -232,7 +232,9 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   // Into place: the rank files, then the output. Until every rank keeps its file, a stop
   // signal removes the output too: never an output without its frames.
   agree(world, failure_of([&] { rank_file.move_to(work.paths.final); }));
-  if (world.rank() == 0) joined->move_to(output);
+  agree(world, failure_of([&] {
+    if (world.rank() == 0) joined->move_to(output);
+  }));
   rank_file.keep();
   world.barrier();
   if (world.rank() == 0) {

@@ -1,6 +1,8 @@
 #include <mpi.h>
 #include <time.h>
 
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 
 #include "mpi_world.hpp"
@@ -88,8 +90,27 @@ void MpiWorld::abort(int code) {
 }
 
 void MpiWorld::finalize() noexcept {
-  if (initialised_) MPI_Finalize();
+  if (!initialised_) return;
+  if (size_ > 1) {
+    // Ranks leave together, sleeping while one still works (rank 0's sweep, say). Every
+    // file is final or removed by now, so a stop signal ends a rank without a word: mpirun
+    // sends SIGTERM to the others as soon as one rank exits with an error, and the error has
+    // already been said once.
+    barrier();
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_DFL);
+  }
+  MPI_Finalize();  // a fence: no rank exits before every rank got here
   initialised_ = false;
+}
+
+int agreed_exit_code(MpiWorld& world, int code) {
+  const int agreed = -world.min(-code);
+  if (agreed < 0) return agreed;  // every rank goes on
+  const int first = world.min(code >= 0 ? world.rank() : world.size());
+  if (world.rank() == 0 && code < 0)  // rank 0 parsed it: the rank that did not is silent
+    std::fprintf(stderr, "psfsim: error: rank %d could not read the command line or its config "
+                         "file (is the file on that host?)\n", first);
+  return agreed;
 }
 
 std::string mpi_library_version() {

@@ -31,6 +31,8 @@ class MpiWorld {
   [[nodiscard]] std::vector<double> gather(double value);  // rank 0 gets all; others empty
   // Ends every rank of the job with `code` (mpirun kills the others with SIGTERM).
   [[noreturn]] void abort(int code);
+  // Collective: every rank calls it once, when its work is over (success or an error all
+  // ranks agreed on).
   void finalize() noexcept;
 
  private:
@@ -40,6 +42,11 @@ class MpiWorld {
   int local_size_ = 1;
   bool initialised_ = false;
 };
+
+// After every rank parsed the same command line (and config file): the exit code they all
+// leave with, the largest of theirs, or -1 to go on. Where only some ranks failed (a config
+// file missing on one host), rank 0 says which.
+[[nodiscard]] int agreed_exit_code(MpiWorld& world, int code);
 
 // "Open MPI v4.1.4, ..." when the build has MPI, else "".
 [[nodiscard]] std::string mpi_library_version();

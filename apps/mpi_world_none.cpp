@@ -13,6 +13,7 @@ std::string MpiWorld::broadcast(std::string text, int) { return text; }
 std::vector<double> MpiWorld::gather(double value) { return {value}; }
 void MpiWorld::abort(int code) { std::_Exit(code); }
 void MpiWorld::finalize() noexcept { initialised_ = false; }
+int agreed_exit_code(MpiWorld&, int code) { return code; }
 std::string mpi_library_version() { return {}; }
 
 }  // namespace psfsim::app

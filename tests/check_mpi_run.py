@@ -6,9 +6,10 @@ usage: check_mpi_run.py PSFSIM MPIRUN WORKDIR equal|failures
 - R = 2 and 3 ranks on a batch of 7 frames (uneven blocks), full frames and crops, single and
   double precision: /psf equals the single-process file's bit for bit, /parameters and the
   axes too, /timings has one group per rank; the file still reads when its folder is moved.
-- A rank whose file cannot be made (bad input found by one rank), a frame that is not finite
-  on the last rank only (a failure during the work), bad input found by every rank, and
-  SIGINT to mpirun: no output, no rank file, no partial file is left.
+- A rank whose file cannot be made (bad input found by one rank), a file-size limit on the
+  last rank only (a failure during the work; also in a --force rerun, which must keep the
+  earlier output), bad input found by every rank, and SIGINT to mpirun: no output, no rank
+  file, no partial file is left.
 Exits 77 (skipped) when psfsim was built without MPI or mpirun is missing.
 """
 import os
@@ -154,31 +155,33 @@ def main():
     check(r.stderr.count("psfsim: error:") == 1, f"one error line expected: {r.stderr}")
 
     section("file size limit")
-    # A file size limit between the blocks' sizes: rank 0's block (the larger) fails while it
-    # writes (EFBIG, exit 3), the others are stopped wherever they are.
+    # A file size limit on rank 2 alone (bash's ulimit -f in KiB, set inside that rank):
+    # it fails while it writes (EFBIG, exit 3); ranks 0 and 1 finish their blocks and are
+    # stopped while they wait. Under the limit Open MPI's shared-memory transport could not
+    # size its segment, so TCP carries the messages.
     folder = os.path.join(work, "file-too-large")
     os.makedirs(folder)
-    # The limit is set inside each rank (bash's ulimit -f, KiB): under it, Open MPI's
-    # shared-memory transport could not size its segment, so TCP carries the messages.
-    limit_kib = 5 * 256 * 256 * 4 // 2 // 1024  # rank 0 writes 3 frames, ranks 1 and 2 two
+    limit_kib = 3 * 256 * 256 * 4 // 2 // 1024  # 1.5 frames: rank 2 writes 2 of the 7
     big = ["run", "--backend", "cpu", "--quiet", "--samples", "128", "--vary", "Z4,-1,1,7"]
 
-    def limited(argv):
-        return ["bash", "-c", f'ulimit -f {limit_kib}; exec "$@"', "bash"] + argv
+    def limited(argv, rank):
+        script = (f'[ "${{OMPI_COMM_WORLD_RANK:-{rank}}}" = {rank} ] && ulimit -f {limit_kib}; '
+                  'exec "$@"')
+        return ["bash", "-c", script, "bash"] + argv
 
-    single = run(limited([psfsim] + big + ["-o", os.path.join(folder, "x.h5")]), env=env)
+    single = run(limited([psfsim] + big + ["-o", os.path.join(folder, "x.h5")], 0), env=env)
     check(single.returncode == 3, f"the file size limit did not fail one process: {single.stderr}")
-    r = run(mpi + ["--mca", "btl", "self,tcp", "-n", "3"] +
-            limited([psfsim] + big + ["-o", os.path.join(folder, "out.h5")]), env=env)
-    nothing_left("rank 0 cannot write its file", folder, r, 3)
+    tcp = mpi + ["--mca", "btl", "self,tcp", "-n", "3"]
+    r = run(tcp + limited([psfsim] + big + ["-o", os.path.join(folder, "out.h5")], 2), env=env)
+    nothing_left("rank 2 cannot write its file", folder, r, 3)
+    check("rank-2-of-3" in r.stderr, f"the error does not name rank 2's file: {r.stderr}")
     # The same failure in a rerun with --force leaves the earlier output and its rank files.
     out = os.path.join(folder, "out.h5")
     r = run(mpi + ["-n", "3", psfsim] + big + ["-o", out], env=env)
     check(r.returncode == 0, f"the run to keep: {r.stderr}")
     with h5py.File(out, "r") as f:
         before = f["psf"][...]
-    r = run(mpi + ["--mca", "btl", "self,tcp", "-n", "3"] +
-            limited([psfsim] + big + ["--force", "-o", out]), env=env)
+    r = run(tcp + limited([psfsim] + big + ["--force", "-o", out], 2), env=env)
     check(r.returncode == 3, f"the failing rerun: exit {r.returncode}: {r.stderr}")
     expected = ["out.h5"] + [f"out.h5.rank-{i}-of-3.h5" for i in range(3)]
     check(leftovers(folder) == expected, f"a failed rerun left {leftovers(folder)}")
