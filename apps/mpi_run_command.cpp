@@ -1,5 +1,6 @@
 #include "mpi_run_command.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
