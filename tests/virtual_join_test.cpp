@@ -3,6 +3,7 @@
 // which must read as the single-process file. The runs under mpirun are
 // tests/check_mpi_run.py's.
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -61,6 +62,39 @@ TEST(RankFiles, OnlyAnotherRankCountsFilesOfThisOutputAreRemoved) {
                                             "out.h5.rank-0-of-3.h5.bak", "out.h5.rank-x-of-3.h5"}));
 }
 
+// A /metrics group as a part would hold it: per-frame `strehl` (B,) and `ee` (B, 2) with
+// values from the global frame index, and `ee_radii` (2,), which is not per frame.
+void add_metrics(const fs::path& part, std::size_t first, std::size_t count) {
+  const hid_t file = H5Fopen(part.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  const hid_t group = H5Gcreate2(file, "metrics", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const auto write = [&](const char* name, std::vector<hsize_t> dims,
+                         const std::vector<double>& values) {
+    const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+    const hid_t set = H5Dcreate2(group, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT,
+                                 H5P_DEFAULT);
+    H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+    const hid_t scalar = H5Screate(H5S_SCALAR);
+    const hid_t attr = H5Acreate2(set, "scale", H5T_IEEE_F64LE, scalar, H5P_DEFAULT, H5P_DEFAULT);
+    const double one = 1.0;
+    H5Awrite(attr, H5T_NATIVE_DOUBLE, &one);
+    H5Aclose(attr);
+    H5Sclose(scalar);
+    H5Dclose(set);
+    H5Sclose(space);
+  };
+  std::vector<double> strehl, ee;
+  for (std::size_t f = first; f < first + count; ++f) {
+    strehl.push_back(f + 0.5);
+    ee.insert(ee.end(), {f + 0.25, f + 0.75});
+  }
+  write("strehl", {count}, strehl);
+  write("ee", {count, 2}, ee);
+  write("ee_radii", {2}, {1.0, 2.0});
+  H5Gclose(group);
+  H5Fclose(file);
+}
+
 // Three parts written by three runs of psfsim over the blocks of one --frames table.
 TEST(VirtualJoin, PartsReadAsTheSingleProcessFile) {
   const std::string dir = fresh_dir("virtual-join");
@@ -84,7 +118,8 @@ TEST(VirtualJoin, PartsReadAsTheSingleProcessFile) {
     const auto ran = run_psfsim(common + " --frames " + table(block.first, block.count) +
                                 " -o " + part.string());
     ASSERT_EQ(ran.exit_code, 0) << ran.stderr_text;
-    parts.push_back({part, block.count});
+    add_metrics(part, block.first, block.count);
+    parts.push_back({part, block.count, {}});
   }
   join_part_files(dir + "/joined.h5", parts, "psfsim run ...", "[run]\n");
 
@@ -102,6 +137,17 @@ TEST(VirtualJoin, PartsReadAsTheSingleProcessFile) {
       EXPECT_EQ(text, joined.attributes.at(name)) << name;
     }
   }
+  // /metrics joins for free: per-frame datasets concatenated, the others copied.
+  std::vector<double> strehl, ee;
+  for (std::size_t f = 0; f < rows.size(); ++f) {
+    strehl.push_back(f + 0.5);
+    ee.insert(ee.end(), {f + 0.25, f + 0.75});
+  }
+  EXPECT_EQ(joined.datasets.at("/metrics/strehl"), strehl);
+  EXPECT_EQ(joined.datasets.at("/metrics/ee"), ee);
+  EXPECT_EQ(joined.shapes.at("/metrics/ee"), (std::vector<unsigned long long>{7, 2}));
+  EXPECT_EQ(joined.datasets.at("/metrics/ee_radii"), (std::vector<double>{1.0, 2.0}));
+  EXPECT_EQ(joined.attributes.at("/metrics/ee@scale"), "1.000000");
   EXPECT_EQ(joined.attributes.at("/timings@ranks"), "3.000000");
   EXPECT_EQ(joined.attributes.at("/timings/rank_2@rank_first_frame"), "5.000000");
   EXPECT_EQ(joined.attributes.at("/@config"), "[run]\n");
@@ -113,7 +159,7 @@ TEST(VirtualJoin, PartsReadAsTheSingleProcessFile) {
 
 TEST(VirtualJoin, AMissingPartIsAnErrorNamingItAndLeavesNothing) {
   const std::string dir = fresh_dir("virtual-join-missing");
-  const std::vector<PartFile> parts{{dir + "/out.h5.rank-0-of-1.h5", 1}};
+  const std::vector<PartFile> parts{{dir + "/out.h5.rank-0-of-1.h5", 1, {}}};
   try {
     join_part_files(dir + "/out.h5", parts, "", "");
     FAIL() << "no error";
