@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <new>
 #include <optional>
 #include <thread>
 #include <vector>
 
+#include "owned_file.hpp"
 #include "progress_bar.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/config_text.hpp"
@@ -20,35 +20,12 @@
 #include "psfsim/rank_files.hpp"
 #include "psfsim/stop_signals.hpp"
 #include "psfsim/virtual_join.hpp"
+#include "rank_agreement.hpp"
 #include "rank_resources.hpp"
 
 namespace psfsim::app {
 namespace fs = std::filesystem;
 namespace {
-
-template <typename Step>
-std::optional<Error> failure_of(Step&& step) {
-  try {
-    step();
-  } catch (const Error& e) {
-    return e;
-  } catch (const std::bad_alloc&) {
-    return RuntimeFailure("out of host memory");
-  } catch (const std::exception& e) {
-    return RuntimeFailure(e.what());
-  }
-  return std::nullopt;
-}
-
-// Ends every rank alike when any rank failed: the lowest failing rank throws its error (one
-// message, however many ranks found the same bad input), the others a silent one.
-void agree(MpiWorld& world, const std::optional<Error>& failure) {
-  const int first = world.min(failure ? world.rank() : world.size());
-  if (first == world.size()) return;
-  const int code = world.broadcast(failure ? static_cast<int>(failure->code()) : 0, first);
-  if (world.rank() == first) throw *failure;
-  throw Error(static_cast<ExitCode>(code), "");
-}
 
 // This rank's share of the user's run: its block of frames, its file, its cores or its GPU.
 RunSpec rank_spec(const RunSpec& user, const MpiWorld& world) {
@@ -116,42 +93,6 @@ RankWork prepare(const RunOptions& options, const std::string& command_line,
   (void)work.run->backend();  // an unusable backend or device stops the job here
   return work;
 }
-
-// A file this rank made: a stop signal removes it, and so does its destruction unless kept.
-class OwnedFile {
- public:
-  explicit OwnedFile(fs::path path) : path_(std::move(path)) { on_signal_.emplace(path_); }
-  OwnedFile(const OwnedFile&) = delete;
-  OwnedFile& operator=(const OwnedFile&) = delete;
-  ~OwnedFile() {
-    if (!kept_) {
-      std::error_code ignored;
-      fs::remove(path_, ignored);
-    }
-  }
-  // Renames it, replacing whatever has that name; the guard follows the name.
-  void move_to(const fs::path& to) {
-    std::optional<PartialFileGuard> guard_to;
-    guard_to.emplace(to);
-    std::error_code ec;
-    fs::rename(path_, to, ec);
-    if (ec)
-      throw RuntimeFailure("cannot rename " + path_.filename().string() + " to " +
-                           to.filename().string() + ": " + ec.message());
-    path_ = to;
-    on_signal_.reset();
-    on_signal_.emplace(to);
-  }
-  void keep() noexcept {
-    kept_ = true;
-    on_signal_.reset();
-  }
-
- private:
-  fs::path path_;
-  std::optional<PartialFileGuard> on_signal_;
-  bool kept_ = false;
-};
 
 std::vector<PartFile> part_files(const RankWork& work, int ranks) {
   std::vector<PartFile> parts;
