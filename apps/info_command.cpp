@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "psfsim/builtin_backends.hpp"
+#include "mpi_world.hpp"
 #include "psfsim/build_config.hpp"
 
 namespace psfsim::app {
@@ -22,6 +23,9 @@ void print_info() {
     (e.compiled ? compiled : missing) += " " + e.name;
   std::printf("backends compiled in:%s\n", compiled.c_str());
   if (!missing.empty()) std::printf("backends not in this build:%s\n", missing.c_str());
+  const std::string mpi = mpi_library_version();
+  std::printf("MPI: %s\n", mpi.empty() ? "not in this build"
+                                         : ("compiled in, " + mpi + " (docs/scaling.md)").c_str());
   for (const auto& e : builtin_backends().entries()) {
     const std::string why = e.unusable_reason();
     std::printf("\n[%s] %s\n", e.name.c_str(), why.empty() ? "usable" : ("not usable: " + why).c_str());

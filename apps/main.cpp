@@ -7,6 +7,8 @@
 
 #include "command_line.hpp"
 #include "info_command.hpp"
+#include "mpi_run_command.hpp"
+#include "mpi_world.hpp"
 #include "psfsim/config_text.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/stop_signals.hpp"
@@ -14,8 +16,9 @@
 
 namespace {
 
+// An empty message: another MPI rank has printed the error.
 int fail(psfsim::ExitCode code, const std::string& message) {
-  std::fprintf(stderr, "psfsim: error: %s\n", message.c_str());
+  if (!message.empty()) std::fprintf(stderr, "psfsim: error: %s\n", message.c_str());
   return static_cast<int>(code);
 }
 
@@ -24,12 +27,25 @@ int fail(psfsim::ExitCode code, const std::string& message) {
 int main(int argc, char** argv) {
   using psfsim::ExitCode;
   psfsim::install_stop_handlers();
+  psfsim::app::MpiWorld world(argc, argv);  // a world of one without mpirun
   const auto cli = psfsim::app::make_command_line();
-  if (const int code = psfsim::app::parse_or_exit_code(*cli, argc, argv); code >= 0) return code;
+  {
+    const psfsim::app::OtherRanksSilent silent(world);  // one usage error, not R
+    const int code = psfsim::app::parse_or_exit_code(*cli, argc, argv);
+    if (const int agreed = psfsim::app::agreed_exit_code(world, code); agreed >= 0) return agreed;
+  }
+  if (world.size() > 1 && !cli->run->parsed()) {
+    if (world.rank() != 0) return 0;
+    std::fprintf(stderr, "psfsim: note: only `psfsim run` shares its work among MPI ranks; "
+                         "this command runs on rank 0 alone\n");
+  }
 
   std::future<void> device_ready;  // outlives the run: _Exit ends the process before it waits
   try {
-    if (cli->run->parsed()) {
+    if (cli->run->parsed() && world.size() > 1) {
+      psfsim::app::execute_run_on_ranks(cli->run_options, psfsim::quote_command_line(argc, argv),
+                                        world);
+    } else if (cli->run->parsed()) {
       device_ready = psfsim::app::prepare_device(cli->run_options);
       psfsim::app::execute_run(psfsim::app::to_run_spec(cli->run_options),
                                psfsim::quote_command_line(argc, argv));
@@ -50,6 +66,7 @@ int main(int argc, char** argv) {
   // Every file is committed and closed: what exit() would still run is the libraries' own
   // teardown (the CUDA context and the pinned memory's unmapping: 0.1-0.15 s after a GPU
   // run), which no output depends on, so it is left to the kernel.
+  world.finalize();
   std::fflush(nullptr);
   std::_Exit(0);
 }

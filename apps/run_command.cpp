@@ -7,6 +7,7 @@
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/psf_file_writer.hpp"
 #include "psfsim/psf_run.hpp"
+#include "psfsim/rank_files.hpp"
 
 namespace psfsim::app {
 namespace {
@@ -59,6 +60,7 @@ void execute_run(RunSpec spec, const std::string& command_line) {
   const TimingLog log = run.execute(
       file, [&progress](std::size_t done, std::size_t) { progress.update(done); });
   progress.finish();
+  remove_other_rank_files(run.spec().output, 0);  // an earlier mpirun's, now replaced
   print_summary(run, log);
 }
 

@@ -1,0 +1,192 @@
+#include "mpi_run_command.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "owned_file.hpp"
+#include "progress_bar.hpp"
+#include "psfsim/builtin_backends.hpp"
+#include "psfsim/config_text.hpp"
+#include "psfsim/errors.hpp"
+#include "psfsim/output_path.hpp"
+#include "psfsim/psf_file_writer.hpp"
+#include "psfsim/psf_run.hpp"
+#include "psfsim/rank_files.hpp"
+#include "psfsim/stop_signals.hpp"
+#include "psfsim/virtual_join.hpp"
+#include "rank_agreement.hpp"
+#include "rank_resources.hpp"
+
+namespace psfsim::app {
+namespace fs = std::filesystem;
+namespace {
+
+// This rank's share of the user's run: its block of frames, its file, its cores or its GPU.
+RunSpec rank_spec(const RunSpec& user, const MpiWorld& world) {
+  const int ranks = world.size();
+  if (user.frames.size() < static_cast<std::size_t>(ranks))
+    throw InputError("mpirun -n " + std::to_string(ranks) + ": the batch has " +
+                     std::to_string(user.frames.size()) +
+                     " frame(s); start at most that many ranks");
+  RunSpec spec = user;
+  const FrameRange block = rank_frames(user.frames.size(), world.rank(), ranks);
+  const auto first = user.frames.begin() + static_cast<std::ptrdiff_t>(block.first);
+  spec.frames.assign(first, first + static_cast<std::ptrdiff_t>(block.count));
+  spec.output = rank_file_path(user.output, world.rank(), ranks);
+  if (spec.threads == 0)
+    spec.threads = rank_threads(static_cast<int>(std::thread::hardware_concurrency()),
+                                world.local_size());
+  if (spec.backend != "cpu")
+    if (const int gpus = visible_gpus(); gpus > 0) spec.device = world.local_rank() % gpus;
+  spec.quiet = spec.quiet || world.rank() != 0;  // one progress line: rank 0's block
+  return spec;
+}
+
+// Where a rank's frames go. They are computed into `staged`, a partial name of the job (rank
+// 0's host and PID, so that a later run removes it once the job is gone, as any partial),
+// renamed to `final` only after every rank has finished and rank 0 has written the output
+// (under a partial name too): a job that fails before that leaves an earlier output and its
+// rank files as they were.
+struct RankPaths {
+  fs::path final;
+  fs::path staged;
+};
+
+RankPaths rank_paths(const fs::path& output, int rank, int ranks, const std::string& job) {
+  const fs::path final = rank_file_path(output, rank, ranks);
+  return {final, final.parent_path() / ("." + final.filename().string() + job)};
+}
+
+// Everything a rank sets up before computing: what fails here is the input or the machine,
+// found by every rank before any work.
+struct RankWork {
+  RunSpec user;
+  std::string job;  // ".partial-HOST-PID" of rank 0
+  RankPaths paths;
+  std::unique_ptr<PsfFileWriter> file;
+  std::unique_ptr<PsfRun> run;
+};
+
+// ".partial-HOST-PID" of this process.
+std::string job_suffix(const fs::path& output) {
+  return partial_name(output).filename().string().substr(1 + output.filename().string().size());
+}
+
+// No collective call in here: a rank that throws must not leave the others waiting.
+RankWork prepare(const RunOptions& options, const std::string& command_line,
+                 const MpiWorld& world, const std::string& job) {
+  RankWork work{to_run_spec(options), job, {}, nullptr, nullptr};
+  const fs::path output = work.user.output;
+  if (world.rank() == 0) check_output_path(output, work.user.force);
+  RunSpec spec = rank_spec(work.user, world);
+  work.paths = rank_paths(output, world.rank(), world.size(), work.job);
+  check_output_path(work.paths.final, spec.force);  // an earlier run's, without --force
+  spec.output = work.paths.staged;
+  work.file = std::make_unique<PsfFileWriter>(spec.output, true, command_line);
+  work.run = std::make_unique<PsfRun>(std::move(spec), builtin_backends());
+  (void)work.run->backend();  // an unusable backend or device stops the job here
+  return work;
+}
+
+std::vector<PartFile> part_files(const RankWork& work, int ranks) {
+  std::vector<PartFile> parts;
+  for (int r = 0; r < ranks; ++r) {
+    const RankPaths paths = rank_paths(work.user.output, r, ranks, work.job);
+    parts.push_back({paths.staged, rank_frames(work.user.frames.size(), r, ranks).count,
+                     paths.final.filename().string()});
+  }
+  return parts;
+}
+
+void print_summary(const RunSpec& user, const PsfRun& run, const TimingLog& log, int ranks,
+                   const std::vector<double>& totals, const std::vector<double>& threads,
+                   double join_seconds) {
+  const Geometry& g = run.geometry();
+  std::printf("psfsim: wrote %s: %zu x %d x %d %s from %d ranks (backend %s), over %s ... %s\n",
+              user.output.c_str(), user.frames.size(), g.frame, g.frame,
+              user.precision == Precision::single ? "float32" : "float64", ranks,
+              log.backend.c_str(), rank_file_path(user.output, 0, ranks).filename().c_str(),
+              rank_file_path(user.output, ranks - 1, ranks).filename().c_str());
+  std::printf("(the rank files hold the frames: keep them beside %s)\n",
+              user.output.filename().c_str());
+  std::printf("%-6s %10s %8s %18s %14s\n", "rank", "frames", "threads", "total median [us]",
+              "PSFs/s");
+  for (int r = 0; r < ranks; ++r) {
+    const std::size_t frames = rank_frames(user.frames.size(), r, ranks).count;
+    std::printf("%-6d %10zu %8.0f %18.2f %14.0f\n", r, frames, threads[r], totals[r] * 1e6,
+                frames / totals[r]);
+  }
+  std::printf("%-6s %10s %8s %18s %14.0f\n", "all", "", "", "",
+              user.frames.size() / *std::max_element(totals.begin(), totals.end()));
+  std::printf("join (virtual datasets): %.2f ms\n", join_seconds * 1e3);
+}
+
+}  // namespace
+
+void execute_run_on_ranks(const RunOptions& options, const std::string& command_line,
+                          MpiWorld& world) {
+  const std::string job =
+      world.broadcast(world.rank() == 0 ? job_suffix(options.output) : std::string(), 0);
+  RankWork work;
+  agree(world, failure_of([&] { work = prepare(options, command_line, world, job); }));
+
+  TimingLog log;
+  const std::optional<Error> failure = failure_of([&] {
+    const RunSpec& spec = work.run->spec();
+    ProgressBar progress(spec.frames.size() * static_cast<std::size_t>(spec.repeat), !spec.quiet);
+    log = work.run->execute(
+        *work.file, [&progress](std::size_t done, std::size_t) { progress.update(done); });
+    progress.finish();
+  });
+  if (failure) {
+    work = RankWork{};  // the writer removes its partial file
+    std::fprintf(stderr, "psfsim: error: %s\n", failure->what());
+    std::fflush(stderr);
+    world.abort(static_cast<int>(failure->code()));
+  }
+  OwnedFile rank_file(work.paths.staged);
+  world.barrier();  // every rank's frames are complete
+
+  // Rank 0 writes the output under a partial name, over the names the rank files will have.
+  const fs::path output = work.user.output;
+  const fs::path staged_output =
+      output.parent_path() / ("." + output.filename().string() + work.job);
+  std::optional<OwnedFile> joined;
+  double join_seconds = 0.0;
+  std::optional<Error> join_failure;
+  if (world.rank() == 0) {
+    const auto t0 = std::chrono::steady_clock::now();
+    join_failure = failure_of([&] {
+      join_part_files(staged_output, part_files(work, world.size()), command_line,
+                      to_toml(work.user));
+      joined.emplace(staged_output);
+    });
+    join_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  agree(world, join_failure);  // on failure every rank's staged file goes
+
+  // Into place: the rank files, then the output. Until every rank keeps its file, a stop
+  // signal removes the output too: never an output without its frames.
+  agree(world, failure_of([&] { rank_file.move_to(work.paths.final); }));
+  agree(world, failure_of([&] {
+    if (world.rank() == 0) joined->move_to(output);
+  }));
+  rank_file.keep();
+  world.barrier();
+  if (world.rank() == 0) {
+    joined->keep();
+    remove_other_rank_files(output, world.size());
+  }
+  const std::vector<double> totals = world.gather(median(log.total));
+  const std::vector<double> threads = world.gather(log.threads);
+  if (world.rank() == 0)
+    print_summary(work.user, *work.run, log, world.size(), totals, threads, join_seconds);
+}
+
+}  // namespace psfsim::app

@@ -1,0 +1,72 @@
+#pragma once
+// The MPI job psfsim runs in when a launcher (mpirun, srun) started it: the ranks, the ranks
+// sharing this host, and the few collective steps `psfsim run` needs (docs/scaling.md).
+// Without MPI in the build, or without a launcher, it is a world of one rank and MPI is never
+// initialised: a singleton MPI_Init costs 0.35 s (Open MPI 4.1, 2-core machine), three times
+// a whole small run.
+#include <string>
+#include <vector>
+
+namespace psfsim::app {
+
+class MpiWorld {
+ public:
+  // Joins the job when the environment shows a launcher started this process.
+  MpiWorld(int& argc, char**& argv);
+  MpiWorld(const MpiWorld&) = delete;
+  MpiWorld& operator=(const MpiWorld&) = delete;
+  ~MpiWorld() { finalize(); }
+
+  [[nodiscard]] int rank() const noexcept { return rank_; }
+  [[nodiscard]] int size() const noexcept { return size_; }
+  [[nodiscard]] int local_rank() const noexcept { return local_rank_; }  // among this host's
+  [[nodiscard]] int local_size() const noexcept { return local_size_; }
+
+  // Collectives. A waiting rank sleeps instead of spinning: it would take a core from a rank
+  // still computing on the same host.
+  void barrier();
+  [[nodiscard]] int min(int value);
+  [[nodiscard]] int broadcast(int value, int root);
+  [[nodiscard]] std::string broadcast(std::string text, int root);
+  [[nodiscard]] std::vector<double> gather(double value);  // rank 0 gets all; others empty
+  // Ends every rank of the job with `code` (mpirun kills the others with SIGTERM).
+  [[noreturn]] void abort(int code);
+  // Collective: every rank calls it once, when its work is over (success or an error all
+  // ranks agreed on).
+  void finalize() noexcept;
+
+ private:
+  int rank_ = 0;
+  int size_ = 1;
+  int local_rank_ = 0;
+  int local_size_ = 1;
+  bool initialised_ = false;
+};
+
+// After every rank parsed the same command line (and config file): the exit code they all
+// leave with, the largest of theirs, or -1 to go on. Where only some ranks failed (a config
+// file missing on one host), rank 0 says which.
+[[nodiscard]] int agreed_exit_code(MpiWorld& world, int code);
+
+// "Open MPI v4.1.4, ..." when the build has MPI, else "".
+[[nodiscard]] std::string mpi_library_version();
+
+}  // namespace psfsim::app
+
+namespace psfsim::app {
+
+// While it lives, stdout and stderr of ranks other than 0 go to /dev/null: every rank parses
+// the same command line, so rank 0 alone says what is wrong with it (or prints --help).
+class OtherRanksSilent {
+ public:
+  explicit OtherRanksSilent(const MpiWorld& world);
+  OtherRanksSilent(const OtherRanksSilent&) = delete;
+  OtherRanksSilent& operator=(const OtherRanksSilent&) = delete;
+  ~OtherRanksSilent();
+
+ private:
+  int saved_out_ = -1;
+  int saved_err_ = -1;
+};
+
+}  // namespace psfsim::app

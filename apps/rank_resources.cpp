@@ -1,0 +1,29 @@
+#include "rank_resources.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <string_view>
+
+namespace psfsim::app {
+
+int rank_threads(int cores, int ranks_on_host) noexcept {
+  return std::max(1, cores / std::max(1, ranks_on_host));
+}
+
+int visible_gpus() {
+  if (const char* list = std::getenv("CUDA_VISIBLE_DEVICES"); list != nullptr) {
+    const std::string_view text(list);
+    if (text.empty()) return 0;
+    return 1 + static_cast<int>(std::count(text.begin(), text.end(), ','));
+  }
+  std::error_code ec;
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
+    (void)entry;
+    ++count;
+  }
+  return count;
+}
+
+}  // namespace psfsim::app
