@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
       psfsim::app::execute_run_on_ranks(cli->run_options, psfsim::quote_command_line(argc, argv),
                                         world);
     } else if (cli->run->parsed()) {
-      device_ready = psfsim::app::prepare_device(cli->run_options);
+      device_ready = psfsim::app::prepare_device(cli->run_options.backend,
+                                                 cli->run_options.pupil.device);
       psfsim::app::execute_run(psfsim::app::to_run_spec(cli->run_options),
                                psfsim::quote_command_line(argc, argv));
     } else if (cli->sweep->parsed()) {

@@ -11,6 +11,7 @@
 
 #include "owned_file.hpp"
 #include "progress_bar.hpp"
+#include "run_command.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/config_text.hpp"
 #include "psfsim/errors.hpp"
@@ -28,13 +29,23 @@ namespace fs = std::filesystem;
 namespace {
 
 // This rank's share of the user's run: its block of frames, its file, its cores or its GPU.
-RunSpec rank_spec(const RunSpec& user, const MpiWorld& world) {
+int rank_device(const std::string& backend, int device, const MpiWorld& world) {
+  if (backend == "cpu") return device;
+  const int gpus = visible_gpus();
+  return gpus > 0 ? world.local_rank() % gpus : device;
+}
+
+// `user` is only borrowed: its frames (a million, maybe) are not copied whole.
+RunSpec rank_spec(RunSpec& user, const MpiWorld& world) {
   const int ranks = world.size();
   if (user.frames.size() < static_cast<std::size_t>(ranks))
     throw InputError("mpirun -n " + std::to_string(ranks) + ": the batch has " +
                      std::to_string(user.frames.size()) +
                      " frame(s); start at most that many ranks");
+  std::vector<PhaseTerms> all;
+  all.swap(user.frames);
   RunSpec spec = user;
+  user.frames.swap(all);
   const FrameRange block = rank_frames(user.frames.size(), world.rank(), ranks);
   const auto first = user.frames.begin() + static_cast<std::ptrdiff_t>(block.first);
   spec.frames.assign(first, first + static_cast<std::ptrdiff_t>(block.count));
@@ -42,8 +53,7 @@ RunSpec rank_spec(const RunSpec& user, const MpiWorld& world) {
   if (spec.threads == 0)
     spec.threads = rank_threads(static_cast<int>(std::thread::hardware_concurrency()),
                                 world.local_size());
-  if (spec.backend != "cpu")
-    if (const int gpus = visible_gpus(); gpus > 0) spec.device = world.local_rank() % gpus;
+  spec.device = rank_device(spec.backend, spec.device, world);
   spec.quiet = spec.quiet || world.rank() != 0;  // one progress line: rank 0's block
   return spec;
 }
@@ -81,6 +91,9 @@ std::string job_suffix(const fs::path& output) {
 // No collective call in here: a rank that throws must not leave the others waiting.
 RankWork prepare(const RunOptions& options, const std::string& command_line,
                  const MpiWorld& world, const std::string& job) {
+  // The rank's GPU starts while the frames are defined (as for one process).
+  const auto device_ready =
+      prepare_device(options.backend, rank_device(options.backend, options.pupil.device, world));
   RankWork work{to_run_spec(options), job, {}, nullptr, nullptr};
   const fs::path output = work.user.output;
   if (world.rank() == 0) check_output_path(output, work.user.force);

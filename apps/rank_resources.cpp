@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <string_view>
 
+#include "psfsim/builtin_backends.hpp"
+
 namespace psfsim::app {
 
 int rank_threads(int cores, int ranks_on_host) noexcept {
@@ -23,7 +25,10 @@ int visible_gpus() {
     (void)entry;
     ++count;
   }
-  return count;
+  if (count > 0) return count;
+  // Containers often hide the driver's folder: then the CUDA runtime itself is asked.
+  const BackendEntry* cuda = builtin_backends().find("cuda");
+  return cuda != nullptr && cuda->compiled && cuda->device_count ? cuda->device_count() : 0;
 }
 
 }  // namespace psfsim::app

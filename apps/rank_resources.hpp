@@ -9,7 +9,8 @@ namespace psfsim::app {
 [[nodiscard]] int rank_threads(int cores, int ranks_on_host) noexcept;
 
 // GPUs this process may see: the entries of CUDA_VISIBLE_DEVICES when set, else the NVIDIA
-// driver's /proc/driver/nvidia/gpus; 0 when neither tells. Read without starting CUDA.
+// driver's /proc/driver/nvidia/gpus, else (a container without that folder) the CUDA
+// runtime's count; 0 when none tells.
 [[nodiscard]] int visible_gpus();
 
 }  // namespace psfsim::app

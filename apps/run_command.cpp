@@ -41,12 +41,11 @@ void print_summary(const PsfRun& run, const TimingLog& log) {
 
 }  // namespace
 
-std::future<void> prepare_device(const RunOptions& options) {
+std::future<void> prepare_device(const std::string& backend, int device) {
   // Not for auto: a small run there goes to the CPU, which the start-up would slow down.
-  if (options.backend != "cuda") return {};
+  if (backend != "cuda") return {};
   const BackendEntry* cuda = builtin_backends().find("cuda");
   if (cuda == nullptr || !cuda->compiled || !cuda->prepare) return {};
-  const int device = options.pupil.device;
   return std::async(std::launch::async, [prepare = cuda->prepare, device] { prepare(device); });
 }
 

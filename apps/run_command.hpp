@@ -10,7 +10,7 @@ namespace psfsim::app {
 // Starts the GPU runtime on a thread of its own for --backend cuda, before the frames are
 // defined: a batch of a million random frames takes long enough on the host to hide the
 // GPU's start-up. Keep the future until the process ends (its destructor waits).
-[[nodiscard]] std::future<void> prepare_device(const RunOptions& options);
+[[nodiscard]] std::future<void> prepare_device(const std::string& backend, int device);
 
 // Computes the run and writes its file; prints a one-screen summary to stdout.
 void execute_run(RunSpec spec, const std::string& command_line);

@@ -20,6 +20,14 @@ BackendEntry backend_entry() {
     if (cudaSetDevice(device) == cudaSuccess) (void)cudaFree(nullptr);  // makes the context
     (void)cudaGetLastError();
   };
+  entry.device_count = [] {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return 0;
+    }
+    return count;
+  };
   return entry;
 }
 

@@ -23,6 +23,8 @@ struct BackendEntry {
   // Optional: starts device `device`'s runtime (a GPU's driver and context, 0.2-0.4 s) so
   // that a later create() finds it ready; safe on any thread, failures left to create().
   std::function<void(int device)> prepare;
+  // Optional: how many devices this process sees (0 when none or unknown).
+  std::function<int()> device_count;
 };
 
 class BackendRegistry {
