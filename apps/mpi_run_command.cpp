@@ -121,13 +121,19 @@ void print_summary(const RunSpec& user, const PsfRun& run, const TimingLog& log,
                    const std::vector<double>& totals, const std::vector<double>& threads,
                    double join_seconds) {
   const Geometry& g = run.geometry();
-  std::printf("psfsim: wrote %s: %zu x %d x %d %s from %d ranks (backend %s), over %s ... %s\n",
-              user.output.c_str(), user.frames.size(), g.frame, g.frame,
-              user.precision == Precision::single ? "float32" : "float64", ranks,
-              log.backend.c_str(), rank_file_path(user.output, 0, ranks).filename().c_str(),
+  char what[96];
+  if (user.metrics.stores_frames())
+    std::snprintf(what, sizeof what, "%zu x %d x %d %s%s", user.frames.size(), g.frame, g.frame,
+                  user.precision == Precision::single ? "float32" : "float64",
+                  user.metrics.stores_metrics() ? " and their metrics" : "");
+  else
+    std::snprintf(what, sizeof what, "the metrics of %zu frames", user.frames.size());
+  std::printf("psfsim: wrote %s: %s from %d ranks (backend %s), over %s ... %s\n",
+              user.output.c_str(), what, ranks, log.backend.c_str(),
+              rank_file_path(user.output, 0, ranks).filename().c_str(),
               rank_file_path(user.output, ranks - 1, ranks).filename().c_str());
-  std::printf("(the rank files hold the frames: keep them beside %s)\n",
-              user.output.filename().c_str());
+  std::printf("(the rank files hold the %s: keep them beside %s)\n",
+              user.metrics.stores_frames() ? "frames" : "metrics", user.output.filename().c_str());
   std::printf("%-6s %10s %8s %18s %14s\n", "rank", "frames", "threads", "total median [us]",
               "PSFs/s");
   for (int r = 0; r < ranks; ++r) {
