@@ -8,9 +8,11 @@
 
 namespace psfsim {
 
+// `most` caps the threads (0: one per core), for a process that shares its host (MPI ranks).
 template <typename Work>  // Work(std::size_t first, std::size_t last)
-void for_contiguous_runs(std::size_t count, Work&& work) {
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+void for_contiguous_runs(std::size_t count, Work&& work, std::size_t most = 0) {
+  std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  if (most > 0) cores = std::min(cores, most);
   const std::size_t workers = std::min(count, cores);
   if (workers <= 1) {
     work(std::size_t{0}, count);

@@ -104,7 +104,9 @@ void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count)
   };
   // A GPU leaves the host's cores free, and at a million PSFs/s one core cannot compile
   // the phases fast enough; the CPU backend's own threads have those cores.
-  if (backend_name_ != "cpu" && count >= 256) for_contiguous_runs(count, work);
+  // --threads (an MPI rank's share of its host) caps the threads here too.
+  if (backend_name_ != "cpu" && count >= 256)
+    for_contiguous_runs(count, work, static_cast<std::size_t>(spec_.threads));
   else work(0, count);
   chunk.first = first;
   chunk.valid = true;
