@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "cublas_library.hpp"
 #include "psfsim/errors.hpp"
 
 namespace psfsim::cuda::detail {
@@ -35,7 +36,7 @@ const char* cufft_result_name(cufftResult result) noexcept {
 }
 
 const char* cublas_status_name(cublasStatus_t status) noexcept {
-  const char* name = cublasGetStatusName(status);
+  const char* name = cublas_status_name_if_open(status);
   return name != nullptr ? name : "unknown cublasStatus_t";
 }
 

@@ -2,6 +2,7 @@
 
 #include <cublas_v2.h>
 
+#include "cublas_library.hpp"
 #include "cuda_check.hpp"
 
 namespace psfsim::cuda {
@@ -12,19 +13,20 @@ cublasOperation_t operation(bool transposed) { return transposed ? CUBLAS_OP_T :
 }  // namespace
 
 BlasHandle::BlasHandle(cudaStream_t stream) : workspace_(workspace_bytes) {
-  PSFSIM_CUDA_CHECK(cublasCreate(&handle_));
+  const CublasLibrary& api = cublas();
+  PSFSIM_CUDA_CHECK(api.create(&handle_));
   try {
     // In this order: setting the stream resets the workspace to cuBLAS's own pool.
-    PSFSIM_CUDA_CHECK(cublasSetStream(handle_, stream));
-    PSFSIM_CUDA_CHECK(cublasSetWorkspace(handle_, workspace_.data(), workspace_.bytes()));
+    PSFSIM_CUDA_CHECK(api.set_stream(handle_, stream));
+    PSFSIM_CUDA_CHECK(api.set_workspace(handle_, workspace_.data(), workspace_.bytes()));
   } catch (...) {
-    cublasDestroy(handle_);
+    api.destroy(handle_);
     throw;
   }
 }
 
 BlasHandle::~BlasHandle() {
-  if (handle_ != nullptr) cublasDestroy(handle_);
+  if (handle_ != nullptr) cublas().destroy(handle_);
 }
 
 template <>
@@ -34,8 +36,8 @@ void gemm_strided_batched<float>(const BlasHandle& blas, int m, int n, int k,
                                  ComplexProduct product) {
   const cuComplex one{1.0f, 0.0f};
   const cuComplex zero{0.0f, 0.0f};
-  const auto gemm = product == ComplexProduct::gauss ? &cublasCgemm3mStridedBatched
-                                                     : &cublasCgemmStridedBatched;
+  const auto gemm = product == ComplexProduct::gauss ? cublas().cgemm3m_strided_batched
+                                                     : cublas().cgemm_strided_batched;
   PSFSIM_CUDA_CHECK(gemm(blas.get(), operation(a.transposed), operation(b.transposed), m, n, k,
                          &one, a.data, a.ld, a.stride, b.data, b.ld, b.stride, &zero, c, ldc,
                          stride_c, batch));
@@ -48,7 +50,7 @@ void gemm_strided_batched<double>(const BlasHandle& blas, int m, int n, int k,
                                   ComplexProduct /*product*/) {
   const cuDoubleComplex one{1.0, 0.0};
   const cuDoubleComplex zero{0.0, 0.0};
-  PSFSIM_CUDA_CHECK(cublasZgemmStridedBatched(blas.get(), operation(a.transposed),
+  PSFSIM_CUDA_CHECK(cublas().zgemm_strided_batched(blas.get(), operation(a.transposed),
                                               operation(b.transposed), m, n, k, &one, a.data,
                                               a.ld, a.stride, b.data, b.ld, b.stride, &zero, c,
                                               ldc, stride_c, batch));
