@@ -79,11 +79,13 @@ double stage_median(const TimingLog& log, const std::string& name) {
 }
 
 void print_header() {
-  std::printf("%-6s %-6s %-4s %-7s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n",
-              "backend", "prec", "prop", "store", "N", "M", "B", "K", "pupil", "fft|mft", "intensity",
-              "transfer", "total", "min", "max", "PSFs/s");
-  std::printf("%-6s %-6s %-4s %-7s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n",
-              "", "", "", "", "", "", "", "", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "");
+#define PSFSIM_SWEEP_HEADER \
+  "%-6s %-6s %-4s %-7s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n"
+  std::printf(PSFSIM_SWEEP_HEADER, "backend", "prec", "prop", "store", "N", "M", "B", "K", "pupil",
+              "fft|mft", "intensity", "transfer", "total", "min", "max", "PSFs/s");
+  std::printf(PSFSIM_SWEEP_HEADER, "", "", "", "", "", "", "", "", "[us]", "[us]", "[us]", "[us]",
+              "[us]", "[us]", "[us]", "");
+#undef PSFSIM_SWEEP_HEADER
 }
 
 void print_row(const SweepRow& r) {
@@ -93,13 +95,13 @@ void print_row(const SweepRow& r) {
     std::snprintf(text, sizeof text, "%.1f", seconds * 1e6);
     return std::string(text);
   };
-  std::printf("%-7s %-6s %-4s %-7s %6d %6d %6d %6d | %10s %10s %10s %10s | %10s %10s %10s | %12.0f\n",
-              r.backend.c_str(), r.precision.c_str(), r.propagation.c_str(), r.store.c_str(),
-              r.samples,
-              r.padded_size, r.batch, r.crop, us(r.pupil).c_str(),
-              us(std::isnan(r.fft) ? r.mft : r.fft).c_str(), us(r.intensity).c_str(),
-              us(r.transfer).c_str(), us(r.total_median).c_str(), us(r.total_min).c_str(),
-              us(r.total_max).c_str(), r.psfs_per_second);
+  std::printf(
+      "%-7s %-6s %-4s %-7s %6d %6d %6d %6d | %10s %10s %10s %10s | %10s %10s %10s | %12.0f\n",
+      r.backend.c_str(), r.precision.c_str(), r.propagation.c_str(), r.store.c_str(), r.samples,
+      r.padded_size, r.batch, r.crop, us(r.pupil).c_str(),
+      us(std::isnan(r.fft) ? r.mft : r.fft).c_str(), us(r.intensity).c_str(),
+      us(r.transfer).c_str(), us(r.total_median).c_str(), us(r.total_min).c_str(),
+      us(r.total_max).c_str(), r.psfs_per_second);
   std::fflush(stdout);
 }
 

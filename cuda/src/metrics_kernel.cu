@@ -218,7 +218,8 @@ __global__ void __launch_bounds__(block_threads)
     const int n = metric::mtf_directions(radius);
     double sum = 0.0;
     for (int j = lane; j < n; j += 32) sum += metric::mtf_sample(modulus, radius, j, n);
-    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    for (int offset = 16; offset > 0; offset /= 2)
+      sum += __shfl_down_sync(0xffffffffu, sum, offset);
     if (lane == 0) row[q] = !(dc > 0.0) ? NAN : radius == 0.0 ? 1.0 : sum / n / dc;
   }
 }

@@ -42,7 +42,8 @@ void write_optics(std::ostream& t, const OpticsSpec& o) {
 void write_metrics(std::ostream& t, const MetricsSpec& m) {
   if (!m.metrics.empty()) {
     std::string names;
-    for (Metric metric : m.metrics) names += (names.empty() ? "" : ",") + std::string(to_string(metric));
+    for (Metric metric : m.metrics)
+      names += (names.empty() ? "" : ",") + std::string(to_string(metric));
     t << "metrics = " << toml_string(names) << "\n";
     t << "ee-radii = " << toml_string(format_number_list(m.ee_radii)) << "\n";
     t << "mtf-frequencies = " << toml_string(format_number_list(m.mtf_frequencies)) << "\n";

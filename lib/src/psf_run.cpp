@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <mutex>
 
 #include "psfsim/errors.hpp"
 #include "psfsim/file_chunks.hpp"
@@ -33,8 +34,9 @@ int frames_per_call(const RunSpec& spec, const Geometry& g, const std::string& b
   // N = 128: 690k PSFs/s on the device at 1024 frames a call, 982k at 4096). The CPU
   // gains nothing from them and would hold the larger frames in memory.
   const bool larger = !spec.metrics.stores_frames() && backend != "cpu";
-  const std::size_t call =
-      default_chunk_frames(batch, larger ? std::max<std::size_t>(1, frame_bytes / 16) : frame_bytes);
+  const std::size_t call_bytes =
+      larger ? std::max<std::size_t>(1, frame_bytes / 16) : frame_bytes;
+  const std::size_t call = default_chunk_frames(batch, call_bytes);
   // Whole file chunks per call, so that the sink's writes cover whole chunks.
   const std::size_t per_chunk = psf_chunk_shape(g.frame, real, batch).frames;
   return static_cast<int>(call >= per_chunk ? call / per_chunk * per_chunk : call);
@@ -80,7 +82,15 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
         BackendRegistry::require_usable(entry);
         return entry.create(plan);
       });
-  for (const auto& f : spec_.frames) degree_ = std::max(degree_, required_degree(f));
+  // The common degree of every frame's tables: a million frames' terms, looked at in parallel.
+  std::mutex degree_mutex;
+  for_contiguous_runs(spec_.frames.size(), [&](std::size_t lo, std::size_t hi) {
+    int degree = 0;
+    for (std::size_t f = lo; f < hi; ++f)
+      degree = std::max(degree, required_degree(spec_.frames[f]));
+    const std::lock_guard lock(degree_mutex);
+    degree_ = std::max(degree_, degree);
+  });
 }
 
 PsfRun::~PsfRun() {
