@@ -14,6 +14,7 @@
 #include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
+#include "psfsim/metrics.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/phase_terms.hpp"
 #include "psfsim/spectrum.hpp"
@@ -65,6 +66,14 @@ void fuzz_terms(std::string_view text) {
   try { (void)psfsim::parse_compression(text); } catch (const InputError&) {}
   (void)psfsim::parse_finite_double(text);
   (void)psfsim::parse_integer(text);
+  try { (void)psfsim::parse_metrics(text); } catch (const InputError&) {}
+  // SPEC §7's radius and frequency lists must read back from their own formatting.
+  try {
+    const auto values = psfsim::parse_number_list(text, "--ee-radii");
+    if (psfsim::parse_number_list(psfsim::format_number_list(values), "x") != values)
+      __builtin_trap();
+  } catch (const InputError&) {
+  }
 }
 
 // Units and spectra (SPEC §6); a parsed value must read back from its own formatting.
