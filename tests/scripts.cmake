@@ -1,5 +1,5 @@
-# Tests of the plotting scripts (docs/plot_psf.py, docs/plot_sweep.py) and of the sweep file
-# layout. Included from tests/CMakeLists.txt when PSFSIM_PYTHON imports NumPy and h5py; the
+# Tests of the plotting scripts (docs/plot_psf.py, plot_sweep.py, plot_metrics.py) and of the
+# sweep file layout. Included from tests/CMakeLists.txt when PSFSIM_PYTHON imports NumPy and h5py; the
 # plot tests also need matplotlib, and fail (not skip) without it: it is a Debian dependency.
 #
 # Fixtures order them under ctest -j: the files are made once, then checked and plotted.
@@ -20,6 +20,12 @@ add_test(NAME scripts_make_run_file
                  --quiet --force -o ${_scripts_work}/focus.h5)
 set_tests_properties(scripts_make_run_file PROPERTIES
   FIXTURES_REQUIRED scripts_workdir FIXTURES_SETUP scripts_run_file)
+
+add_test(NAME scripts_make_metrics_file
+         COMMAND $<TARGET_FILE:psfsim> run --samples 32 --random 4-8,0.05,20,1 --backend cpu
+                 --metrics all --store metrics --quiet --force -o ${_scripts_work}/metrics.h5)
+set_tests_properties(scripts_make_metrics_file PROPERTIES
+  FIXTURES_REQUIRED scripts_workdir FIXTURES_SETUP scripts_metrics_file)
 
 add_test(NAME scripts_make_sweep_file
          COMMAND $<TARGET_FILE:psfsim> sweep --sizes ${_sweep_sizes} --backends cpu
@@ -52,13 +58,20 @@ add_test(NAME scripts_plot_sweep
                  ${_scripts_work}/sweep.png)
 set_tests_properties(scripts_plot_sweep PROPERTIES FIXTURES_REQUIRED scripts_sweep_file)
 
+add_test(NAME scripts_plot_metrics
+         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py
+                 ${_scripts_root}/docs/plot_metrics.py ${_scripts_work}/metrics.h5
+                 ${_scripts_work}/metrics.png)
+set_tests_properties(scripts_plot_metrics PROPERTIES FIXTURES_REQUIRED scripts_metrics_file)
+
 add_test(NAME scripts_plot_errors
          COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot_errors.py
                  ${_scripts_root}/docs/plot_psf.py ${_scripts_root}/docs/plot_sweep.py
-                 ${_scripts_work}/errors)
+                 ${_scripts_root}/docs/plot_metrics.py ${_scripts_work}/errors)
 set_tests_properties(scripts_plot_errors PROPERTIES FIXTURES_REQUIRED scripts_workdir)
 
 set_tests_properties(
   scripts_workdir scripts_make_run_file scripts_make_sweep_file scripts_sweep_file_layout
   scripts_plot_psf scripts_plot_psf_one_frame scripts_plot_sweep scripts_plot_errors
+  scripts_make_metrics_file scripts_plot_metrics
   PROPERTIES LABELS scripts TIMEOUT 120 ENVIRONMENT MPLBACKEND=Agg)

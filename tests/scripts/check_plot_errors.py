@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The plot scripts fail with a non-zero exit and a clear one-line message on a missing file,
 a file that is not HDF5, and a file without the dataset they plot.
-Usage: check_plot_errors.py PLOT_PSF PLOT_SWEEP WORKDIR"""
+Usage: check_plot_errors.py PLOT_PSF PLOT_SWEEP PLOT_METRICS WORKDIR"""
 import os
 import subprocess
 import sys
@@ -9,7 +9,7 @@ import sys
 import h5py
 import numpy as np
 
-plot_psf, plot_sweep, work = sys.argv[1:]
+plot_psf, plot_sweep, plot_metrics, work = sys.argv[1:]
 os.makedirs(work, exist_ok=True)
 failures = []
 
@@ -28,6 +28,9 @@ cases = [
     (plot_sweep, missing, "no such file"),
     (plot_sweep, not_hdf5, "not a readable HDF5 file"),
     (plot_sweep, empty, "no /sweep"),
+    (plot_metrics, missing, "no such file"),
+    (plot_metrics, not_hdf5, "not a readable HDF5 file"),
+    (plot_metrics, empty, "no /metrics"),
 ]
 env = dict(os.environ, MPLBACKEND="Agg")
 for script, path, expected in cases:
