@@ -1,6 +1,7 @@
 # Tests of the plotting scripts (docs/plot_psf.py, plot_sweep.py, plot_metrics.py) and of the
-# sweep file layout. Included from tests/CMakeLists.txt when PSFSIM_PYTHON imports NumPy and h5py; the
-# plot tests also need matplotlib, and fail (not skip) without it: it is a Debian dependency.
+# sweep file layout. Included from tests/CMakeLists.txt when PSFSIM_PYTHON imports NumPy and
+# h5py; the plot tests also need matplotlib, and fail (not skip) without it: it is a Debian
+# dependency.
 #
 # Fixtures order them under ctest -j: the files are made once, then checked and plotted.
 set(_scripts_root ${CMAKE_CURRENT_LIST_DIR}/..)
