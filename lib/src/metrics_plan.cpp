@@ -40,8 +40,8 @@ void validate_metrics(const RunSpec& spec, const Geometry& g) {
                   ": frequencies are fractions of the cutoff D/lambda, in [0, 1]");
     require(g.fft_applies && spec.optics.propagation != Propagation::mft,
             "--metrics mtf: the MTF is the transform of the whole focal plane, which only the "
-            "FFT propagation computes (one wavelength, whole detector pixels, no "
-            "--propagation mft)");
+            "FFT propagation computes (one wavelength, whole detector pixels with "
+            "--oversample 1, no --propagation mft)");
     require(g.padded >= 2 * g.samples - 1,
             "--metrics mtf: needs a padded size of at least 2N - 1 (" +
                 std::to_string(2 * g.samples - 1) + ") so that the PSF is sampled at Nyquist; "
