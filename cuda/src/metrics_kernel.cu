@@ -10,9 +10,14 @@ namespace {
 
 constexpr int block_threads = 256;
 constexpr int warps = block_threads / 32;
-// The FWHM's first try: the profile within this many pixels of the maximum, which holds the
-// half maximum of any PSF narrower than that; a wider one takes the whole frame.
-constexpr int near_bins = 32;
+constexpr int rows_in_flight = 8;
+// The FWHM's tries: the profile within this many pixels of the maximum, which holds the half
+// maximum of any PSF narrower than that; a wider one takes the next box, then the whole frame.
+// Bins up to the box's half size are whole in it, so a try that finds the half maximum gives
+// what the whole frame would.
+constexpr int first_box = 8;
+constexpr int second_box = 32;
+constexpr int fwhm_attempts = 3;
 
 // Sum over the block in a fixed order (reruns agree); valid in every thread.
 __device__ double block_sum(double v, double* scratch) {
@@ -58,23 +63,39 @@ __global__ void __launch_bounds__(block_threads)
   const int k = m.edge;
   double* row = out + static_cast<long long>(f) * m.values_per_frame;
 
-  // One pass over the frame, row by row (no division per pixel): totals, first moments
+  // One pass over the frame, each thread down its columns with several rows' loads in
+  // flight (one at a time left the memory system two-fifths busy): totals, first moments
   // about pixel 0 (shifted to the axis after the reduction) and the maximum.
   double total = 0.0, sx = 0.0, sy = 0.0, peak = -1.0;
   int at = 0;
-  for (int r = 0; r < k; ++r) {
-    double row_total = 0.0;
-    for (int c = threadIdx.x; c < k; c += block_threads) {
-      const double v = read(r, c);
-      row_total += v;
-      sx += v * c;
-      if (v > peak) {  // the first of equal maxima in row-major order, as on the CPU
-        peak = v;
-        at = r * k + c;
+  const auto take = [&](double v, int r, int c) {
+    sy += v * r;
+    // The first of equal maxima in row-major order, as on the CPU.
+    if (v > peak || (v == peak && r * k + c < at)) {
+      peak = v;
+      at = r * k + c;
+    }
+  };
+  for (int c = threadIdx.x; c < k; c += block_threads) {
+    double column = 0.0;
+    int r = 0;
+    for (; r + rows_in_flight <= k; r += rows_in_flight) {
+      double v[rows_in_flight];
+#pragma unroll
+      for (int j = 0; j < rows_in_flight; ++j) v[j] = read(r + j, c);
+#pragma unroll
+      for (int j = 0; j < rows_in_flight; ++j) {
+        column += v[j];
+        take(v[j], r + j, c);
       }
     }
-    total += row_total;
-    sy += row_total * r;
+    for (; r < k; ++r) {
+      const double v = read(r, c);
+      column += v;
+      take(v, r, c);
+    }
+    total += column;
+    sx += column * c;
   }
   // The maximum: the largest value, the smallest index among equals.
   for (int offset = 16; offset > 0; offset /= 2) {
@@ -157,15 +178,16 @@ __global__ void __launch_bounds__(block_threads)
   double* distances = profile + m.fwhm_bins;
   double* counts = profile + 2 * m.fwhm_bins;
   __shared__ double half_width;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    const bool near = attempt == 0;
-    const int bins = near ? min(near_bins, m.fwhm_bins) : m.fwhm_bins;
+  for (int attempt = 0; attempt < fwhm_attempts; ++attempt) {
+    const bool near = attempt + 1 < fwhm_attempts;
+    const int box = !near ? k : attempt == 0 ? first_box : second_box;
+    const int bins = near ? min(box, m.fwhm_bins) : m.fwhm_bins;
     for (int b = threadIdx.x; b < 3 * m.fwhm_bins; b += block_threads) profile[b] = 0.0;
     __syncthreads();
-    const int r0 = near ? max(0, peak_r - near_bins) : 0;
-    const int r1 = near ? min(k, peak_r + near_bins + 1) : k;
-    const int c0 = near ? max(0, peak_c - near_bins) : 0;
-    const int c1 = near ? min(k, peak_c + near_bins + 1) : k;
+    const int r0 = near ? max(0, peak_r - box) : 0;
+    const int r1 = near ? min(k, peak_r + box + 1) : k;
+    const int c0 = near ? max(0, peak_c - box) : 0;
+    const int c1 = near ? min(k, peak_c + box + 1) : k;
     const int width = c1 - c0;
     const int count = (r1 - r0) * width;
     for (int i = threadIdx.x; i < count; i += block_threads) {
