@@ -5,7 +5,10 @@
 #include <filesystem>
 
 #include "h5_snapshot.hpp"
+#include "psfsim/builtin_backends.hpp"
 #include "psfsim/frame_sources.hpp"
+#include "psfsim/psf_file_writer.hpp"
+#include "psfsim/psf_run.hpp"
 #include "test_support.hpp"
 
 namespace psfsim::test {
@@ -67,6 +70,39 @@ TEST(StreamedFile, RandomDrawsKeepFrameOrderAndParameters) {
     }
   }
   expect_frames_in_order(file, frames);
+}
+
+// /parameters is written chunk by chunk with the frames: frames that name different terms
+// (through the library; the options give every frame the same ones) get zeros for the terms
+// they lack, repeated terms add up, and chunks of 3 cross the frames where the terms change.
+TEST(StreamedFile, ParametersOfFramesWithDifferentTermsAreWrittenChunkByChunk) {
+  const std::string out = temp_dir() + "/streamed-parameters.h5";
+  RunSpec spec = spec_for("cpu", shape(), Precision::double_);
+  spec.output = out;
+  spec.force = true;
+  spec.chunk_frames = 3;
+  spec.frames = {PhaseTerms{{}, {{4, 0.1}}},
+                 PhaseTerms{{{2, 1, 0.3}}, {{4, 0.1}, {4, 0.2}}},
+                 PhaseTerms{},
+                 PhaseTerms{{}, {{11, -0.5}, {4, 0.25}}},
+                 PhaseTerms{{}, {{11, -0.5}, {4, 0.25}}},
+                 PhaseTerms{{{2, 1, -0.1}}, {}},
+                 PhaseTerms{{}, {{4, 0.7}}}};
+  {
+    PsfFileWriter file(out, true, "psfsim (test)");
+    PsfRun run(spec, builtin_backends());
+    (void)run.execute(file);
+  }
+  const H5Snapshot file = read_h5(out);
+  EXPECT_EQ(file.datasets.at("/parameters/Z4"),
+            (std::vector<double>{0.1, 0.1 + 0.2, 0.0, 0.25, 0.25, 0.0, 0.7}));
+  EXPECT_EQ(file.datasets.at("/parameters/Z11"),
+            (std::vector<double>{0.0, 0.0, 0.0, -0.5, -0.5, 0.0, 0.0}));
+  EXPECT_EQ(file.datasets.at("/parameters/S2_1"),
+            (std::vector<double>{0.0, 0.3, 0.0, 0.0, 0.0, -0.1, 0.0}));
+  std::size_t columns = 0;
+  for (const auto& [name, values] : file.datasets) columns += name.starts_with("/parameters/");
+  EXPECT_EQ(columns, 3u);
 }
 
 }  // namespace

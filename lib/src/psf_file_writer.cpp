@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <map>
 #include <optional>
-#include <tuple>
 #include <vector>
 
 #include "atomic_h5_file.hpp"
 #include "metrics_dataset.hpp"
+#include "parameters_dataset.hpp"
 #include "psf_dataset.hpp"
 #include "space_reservation.hpp"
 #include "psfsim/config_text.hpp"
@@ -20,8 +19,6 @@ namespace psfsim {
 namespace fs = std::filesystem;
 
 namespace {
-
-void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames, AberrationUnits units);
 
 // SPEC §7's aperture, where the options give one, in the options' own syntax.
 void write_aperture_attributes(hid_t psf, const ApertureSpec& a) {
@@ -107,7 +104,7 @@ struct PsfFileWriter::Impl {
   h5::Handle psf;
   std::optional<SpaceReservation> reservation;  // uncompressed frames: their size is known
   std::optional<h5::MetricsDatasets> metrics;
-  double parameters_seconds = 0.0;  // written by open(), counted with the writes
+  std::optional<h5::ParameterDatasets> parameters;
 };
 
 PsfFileWriter::PsfFileWriter(fs::path path, bool force, std::string command_line)
@@ -134,11 +131,17 @@ void PsfFileWriter::open(const RunHeader& header) {
 }
 
 void PsfFileWriter::write_frames(std::size_t first, std::size_t count, const void* data) {
-  naming_the_file([&] { write_hyperslab(first, count, data); });
+  naming_the_file([&] {
+    write_hyperslab(first, count, data);
+    impl_->parameters->write_through(first + count);
+  });
 }
 
 void PsfFileWriter::write_metrics(std::size_t first, std::size_t count, const double* values) {
-  naming_the_file([&] { impl_->metrics->write(first, count, values); });
+  naming_the_file([&] {
+    impl_->metrics->write(first, count, values);
+    impl_->parameters->write_through(first + count);
+  });
 }
 
 void PsfFileWriter::close(TimingLog& log) {
@@ -153,12 +156,7 @@ void PsfFileWriter::create(const RunHeader& header) {
   const Precision precision = header.spec.precision;
   const MetricsSpec& metrics = header.spec.metrics;
   h5::set_attribute(root, "store", std::string(to_string(metrics.resolved_store())));
-  // Here, while a GPU starts (PsfRun opens the sink meanwhile): a million frames' terms are
-  // a hundred megabytes.
-  const auto t0 = std::chrono::steady_clock::now();
-  write_parameters(root, header.spec.frames, header.spec.optics.aberration_units);
-  d.parameters_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  d.parameters.emplace(root, header.spec.frames, header.spec.optics.aberration_units);
   if (metrics.stores_metrics()) {
     d.metrics.emplace(root, metrics, header.spec.frames.size());
     write_run_attributes(d.metrics->group(), header, false);
@@ -183,71 +181,6 @@ void PsfFileWriter::write_hyperslab(std::size_t first, std::size_t count, const 
 }
 
 namespace {
-
-void write_parameters(hid_t root, const std::vector<PhaseTerms>& frames, AberrationUnits units) {
-  // One float64 column per term that any frame uses; repeated terms in a frame add up.
-  struct Column {
-    std::string name;
-    std::string kind;
-    int first = 0;
-    int second = -1;
-    std::vector<double> values;
-  };
-  // Keyed by the term's numbers, named once per column: a batch can hold millions of terms.
-  std::map<std::tuple<bool, int, int>, Column> columns;
-  const std::size_t b = frames.size();
-  const auto column = [&](bool zernike, int first, int second, const auto& term) -> Column& {
-    Column& c = columns[{zernike, first, second}];
-    if (c.name.empty()) {
-      c.name = term_name(term);
-      c.kind = zernike ? "zernike" : "seidel";
-      c.first = first;
-      c.second = second;
-      c.values.assign(b, 0.0);
-    }
-    return c;
-  };
-  // Frames of a batch mostly list the same terms in the same order: the previous frame's
-  // columns, by position, spare a million frames twelve map lookups each.
-  std::vector<std::pair<std::tuple<bool, int, int>, Column*>> recent;
-  const auto add = [&](std::size_t position, bool zernike, int first, int second,
-                       const auto& term, std::size_t f) {
-    const std::tuple<bool, int, int> key{zernike, first, second};
-    if (position >= recent.size()) recent.resize(position + 1);
-    if (recent[position].second == nullptr || recent[position].first != key)
-      recent[position] = {key, &column(zernike, first, second, term)};
-    recent[position].second->values[f] += term.waves;
-  };
-  for (std::size_t f = 0; f < b; ++f) {
-    std::size_t position = 0;
-    for (const auto& t : frames[f].seidel) add(position++, false, t.l, t.m, t, f);
-    for (const auto& t : frames[f].zernike) add(position++, true, t.j, -1, t, f);
-  }
-  const h5::Handle group(
-      H5Gcreate2(root, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-      H5Gclose, "create /parameters");
-  h5::set_attribute(group.get(), "frames", static_cast<long long>(b));
-  const std::string unit(to_string(units));
-  h5::set_attribute(group.get(), "units", unit);
-  h5::set_attribute(group.get(), "description",
-                    std::string("one dataset per phase term, one entry per frame: Sl_m is the "
-                                "Seidel term W rho^l cos^m(phi), Zj the Noll Zernike term j"));
-  for (const auto& entry : columns) {
-    const Column& c = entry.second;
-    const std::string& name = c.name;
-    h5::write_vector(group.get(), name, c.values);
-    const h5::Handle set(H5Dopen2(group.get(), name.c_str(), H5P_DEFAULT), H5Dclose,
-                         "open /parameters/" + name);
-    h5::set_attribute(set.get(), "kind", c.kind);
-    h5::set_attribute(set.get(), "units", unit);
-    if (c.kind == "seidel") {
-      h5::set_attribute(set.get(), "l", static_cast<long long>(c.first));
-      h5::set_attribute(set.get(), "m", static_cast<long long>(c.second));
-    } else {
-      h5::set_attribute(set.get(), "j", static_cast<long long>(c.first));
-    }
-  }
-}
 
 void write_timings(hid_t root, const TimingLog& log) {
   const h5::Handle group(
@@ -275,8 +208,9 @@ void PsfFileWriter::finish(TimingLog& log) {
   if (d.reservation) d.reservation->require_space(SIZE_MAX);
   d.psf.reset();
   d.metrics.reset();
-  log.write += d.parameters_seconds +
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  d.parameters->write_through(d.layout.frames);
+  d.parameters.reset();
+  log.write += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   write_timings(d.file.root(), log);
   d.file.commit();
 }

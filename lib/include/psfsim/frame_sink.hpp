@@ -11,7 +11,7 @@
 
 namespace psfsim {
 
-// What a sink learns before the first frame.
+// What a sink learns before the first frame; both references stay valid until close().
 struct RunHeader {
   const RunSpec& spec;
   const Geometry& geometry;

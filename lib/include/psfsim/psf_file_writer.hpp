@@ -21,7 +21,7 @@ class PsfFileWriter final : public FrameSink {
   void open(const RunHeader& header) override;
   void write_frames(std::size_t first, std::size_t count, const void* data) override;
   void write_metrics(std::size_t first, std::size_t count, const double* values) override;
-  // Writes /parameters and /timings, then renames the file into place.
+  // Writes /timings, then renames the file into place. /parameters is written with the frames.
   void close(TimingLog& log) override;
 
  private:

@@ -1,0 +1,127 @@
+#include "parameters_dataset.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "contiguous_parallel.hpp"
+
+namespace psfsim::h5 {
+namespace {
+
+using Key = std::tuple<bool, int, int>;
+
+Key key_of(const SeidelTerm& t) { return {false, t.l, t.m}; }
+Key key_of(const ZernikeTerm& t) { return {true, t.j, -1}; }
+
+std::string name_of(const Key& k) {
+  const auto [zernike, first, second] = k;
+  return zernike ? term_name(ZernikeTerm{first, 0.0}) : term_name(SeidelTerm{first, second, 0.0});
+}
+
+// Calls visit(position, key, waves) for each of the frame's terms, Seidel terms first.
+template <typename Visit>
+void for_each_term(const PhaseTerms& frame, Visit&& visit) {
+  std::size_t position = 0;
+  for (const auto& t : frame.seidel) visit(position++, key_of(t), t.waves);
+  for (const auto& t : frame.zernike) visit(position++, key_of(t), t.waves);
+}
+
+// Every term any frame uses, sorted. Frames of a batch mostly list the same terms in the same
+// order, so a frame like the one before it costs a comparison, not a set insertion.
+std::vector<Key> used_terms(const std::vector<PhaseTerms>& frames) {
+  std::set<Key> all;
+  std::mutex all_mutex;
+  for_contiguous_runs(frames.size(), [&](std::size_t lo, std::size_t hi) {
+    std::set<Key> seen;
+    std::vector<Key> previous, current;
+    for (std::size_t f = lo; f < hi; ++f) {
+      current.clear();
+      for_each_term(frames[f], [&](std::size_t, const Key& k, double) { current.push_back(k); });
+      if (current == previous) continue;
+      seen.insert(current.begin(), current.end());
+      std::swap(previous, current);
+    }
+    const std::lock_guard lock(all_mutex);
+    all.merge(seen);
+  });
+  return {all.begin(), all.end()};
+}
+
+}  // namespace
+
+ParameterDatasets::ParameterDatasets(hid_t root, const std::vector<PhaseTerms>& frames,
+                                     AberrationUnits units)
+    : frames_(frames), keys_(used_terms(frames)) {
+  const Handle group(H5Gcreate2(root, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                     H5Gclose, "create /parameters");
+  set_attribute(group.get(), "frames", static_cast<long long>(frames.size()));
+  const std::string unit(to_string(units));
+  set_attribute(group.get(), "units", unit);
+  set_attribute(group.get(), "description",
+                std::string("one dataset per phase term, one entry per frame: Sl_m is the "
+                            "Seidel term W rho^l cos^m(phi), Zj the Noll Zernike term j"));
+  const hsize_t dims[1] = {frames.size()};
+  const Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "create a dataspace");
+  for (const Key& k : keys_) {
+    const std::string name = name_of(k);
+    Handle set(H5Dcreate2(group.get(), name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                          H5P_DEFAULT, H5P_DEFAULT),
+               H5Dclose, "create /parameters/" + name);
+    const auto [zernike, first, second] = k;
+    set_attribute(set.get(), "kind", std::string(zernike ? "zernike" : "seidel"));
+    set_attribute(set.get(), "units", unit);
+    if (zernike) {
+      set_attribute(set.get(), "j", static_cast<long long>(first));
+    } else {
+      set_attribute(set.get(), "l", static_cast<long long>(first));
+      set_attribute(set.get(), "m", static_cast<long long>(second));
+    }
+    sets_.push_back(std::move(set));
+  }
+}
+
+void ParameterDatasets::write_through(std::size_t last) {
+  last = std::min(last, frames_.size());
+  if (last <= written_) return;
+  const std::size_t count = last - written_;
+  const std::size_t columns = keys_.size();
+  if (columns > 0) {
+    // Row-major [frame][column]; repeated terms in a frame add up.
+    std::vector<double> rows(count * columns, 0.0);
+    std::vector<std::pair<Key, std::size_t>> recent;  // by position: the last column found
+    for (std::size_t i = 0; i < count; ++i)
+      for_each_term(frames_[written_ + i], [&](std::size_t position, const Key& k, double w) {
+        if (position >= recent.size()) recent.resize(position + 1, {Key{}, columns});
+        if (recent[position].second == columns || recent[position].first != k)
+          recent[position] = {k, static_cast<std::size_t>(
+                                     std::lower_bound(keys_.begin(), keys_.end(), k) -
+                                     keys_.begin())};
+        rows[i * columns + recent[position].second] += w;
+      });
+    const hsize_t memory_dims[2] = {count, columns};
+    const Handle memory(H5Screate_simple(2, memory_dims, nullptr), H5Sclose,
+                        "create a dataspace");
+    for (std::size_t c = 0; c < columns; ++c) {
+      const std::string what = "/parameters/" + name_of(keys_[c]);
+      const hsize_t memory_start[2] = {0, c};
+      const hsize_t block[2] = {count, 1};
+      check(H5Sselect_hyperslab(memory.get(), H5S_SELECT_SET, memory_start, nullptr, block,
+                                nullptr),
+            "select parameter values");
+      const hid_t set = sets_[c].get();
+      const Handle file(H5Dget_space(set), H5Sclose, "get the space of " + what);
+      const hsize_t file_start[1] = {written_};
+      const hsize_t file_count[1] = {count};
+      check(H5Sselect_hyperslab(file.get(), H5S_SELECT_SET, file_start, nullptr, file_count,
+                                nullptr),
+            "select entries of " + what);
+      check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory.get(), file.get(), H5P_DEFAULT, rows.data()),
+            "write " + what);
+    }
+  }
+  written_ = last;
+}
+
+}  // namespace psfsim::h5

@@ -1,0 +1,30 @@
+#pragma once
+// /parameters (SPEC §3): one float64 dataset per phase term that any frame uses, one entry per
+// frame. The entries are written chunk by chunk with the frames, on the writer's thread: a
+// million frames' terms (a hundred megabytes) would otherwise hold up the file's opening.
+#include <cstddef>
+#include <tuple>
+#include <vector>
+
+#include "hdf5_handles.hpp"
+#include "psfsim/phase_terms.hpp"
+#include "psfsim/optics_spec.hpp"
+
+namespace psfsim::h5 {
+
+class ParameterDatasets {
+ public:
+  // Creates /parameters and its datasets. `frames` must outlive this object.
+  ParameterDatasets(hid_t root, const std::vector<PhaseTerms>& frames, AberrationUnits units);
+  // Writes the entries of the frames not yet written, up to `last` (exclusive).
+  void write_through(std::size_t last);
+
+ private:
+  using Key = std::tuple<bool, int, int>;  // zernike?, l or j, m or -1
+  const std::vector<PhaseTerms>& frames_;
+  std::vector<Key> keys_;  // sorted: the datasets' order
+  std::vector<Handle> sets_;
+  std::size_t written_ = 0;
+};
+
+}  // namespace psfsim::h5
