@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
 #include "progress_bar.hpp"
 #include "psfsim/builtin_backends.hpp"
@@ -54,13 +55,17 @@ void execute_run(RunSpec spec, const std::string& command_line) {
   PsfFileWriter file(spec.output, spec.force, command_line);
   const std::size_t total = spec.frames.size() * static_cast<std::size_t>(spec.repeat);
   const bool quiet = spec.quiet;
-  PsfRun run(std::move(spec), builtin_backends());  // a batch can hold millions of frames
+  // A batch can hold millions of frames: the run is not copied, and not destroyed (below).
+  auto run = std::make_unique<PsfRun>(std::move(spec), builtin_backends());
   ProgressBar progress(total, !quiet);
-  const TimingLog log = run.execute(
+  const TimingLog log = run->execute(
       file, [&progress](std::size_t done, std::size_t) { progress.update(done); });
   progress.finish();
-  remove_other_rank_files(run.spec().output, 0);  // an earlier mpirun's, now replaced
-  print_summary(run, log);
+  remove_other_rank_files(run->spec().output, 0);  // an earlier mpirun's, now replaced
+  print_summary(*run, log);
+  // The file is committed and main() ends the process next: a million frames' terms and the
+  // device's buffers are the kernel's to free, sparing 0.05 s of destructors (H200 machine).
+  (void)run.release();
 }
 
 }  // namespace psfsim::app

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <memory>
 #include <random>
 
 #include "contiguous_parallel.hpp"
@@ -33,17 +35,30 @@ double number_field(std::string_view field, std::string_view context, std::strin
   return *v;
 }
 
-// Standard normal draw i of the stream seeded `seed`, from the raw 64-bit Mersenne Twister
-// stream (fully specified by the C++ standard) by Box-Muller: std::normal_distribution
-// differs between libraries, and the same seed must give the same frames everywhere. Draws
-// 2p and 2p+1 share raw values 2p and 2p+1: r cos(2 pi u2) and r sin(2 pi u2).
-double box_muller(const std::uint64_t* raw, std::size_t i) {
-  const std::size_t pair = i / 2 * 2;
-  const double u1 = (static_cast<double>(raw[pair] >> 11) + 1.0) * 0x1.0p-53;  // (0, 1]
-  const double u2 = static_cast<double>(raw[pair + 1] >> 11) * 0x1.0p-53;      // [0, 1)
-  const double r = std::sqrt(-2.0 * std::log(u1));
-  return i % 2 == 0 ? r * std::cos(2.0 * M_PI * u2) : r * std::sin(2.0 * M_PI * u2);
-}
+// Standard normal draws from the raw 64-bit Mersenne Twister stream (fully specified by the
+// C++ standard) by Box-Muller: std::normal_distribution differs between libraries, and the
+// same seed must give the same frames everywhere. Draws 2p and 2p+1 share raw values 2p and
+// 2p+1: r cos(2 pi u2) and r sin(2 pi u2), r computed once for both.
+class NormalDraws {
+ public:
+  explicit NormalDraws(const std::uint64_t* raw) : raw_(raw) {}
+  // Draw i; consecutive draws reuse their pair's radius.
+  double operator()(std::size_t i) {
+    const std::size_t pair = i / 2 * 2;
+    if (pair != pair_) {
+      const double u1 = (static_cast<double>(raw_[pair] >> 11) + 1.0) * 0x1.0p-53;  // (0, 1]
+      u2_ = static_cast<double>(raw_[pair + 1] >> 11) * 0x1.0p-53;                 // [0, 1)
+      r_ = std::sqrt(-2.0 * std::log(u1));
+      pair_ = pair;
+    }
+    return i % 2 == 0 ? r_ * std::cos(2.0 * M_PI * u2_) : r_ * std::sin(2.0 * M_PI * u2_);
+  }
+
+ private:
+  const std::uint64_t* raw_;
+  std::size_t pair_ = SIZE_MAX;
+  double u2_ = 0.0, r_ = 0.0;
+};
 
 }  // namespace
 
@@ -141,17 +156,19 @@ std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& r) {
   // The generator is sequential and cheap; the transforms and the frames are built on every
   // core (200,000 frames of 12 terms: 0.1 s on one, before the run can start).
   const std::size_t draws = static_cast<std::size_t>(r.count) * ids.size();
-  std::vector<std::uint64_t> raw((draws + 1) / 2 * 2);
+  const std::size_t raw_count = (draws + 1) / 2 * 2;
+  const auto raw = std::make_unique_for_overwrite<std::uint64_t[]>(raw_count);  // no zeroing
   std::mt19937_64 engine(r.seed);
-  for (auto& v : raw) v = engine();
+  for (std::size_t i = 0; i < raw_count; ++i) raw[i] = engine();
   std::vector<PhaseTerms> frames(r.count);
   for_contiguous_runs(frames.size(), [&](std::size_t first, std::size_t last) {
+    NormalDraws normal(raw.get());
     for (std::size_t f = first; f < last; ++f) {
       PhaseTerms& frame = frames[f];
       frame = fixed;
       frame.zernike.reserve(terms);  // one allocation per frame rather than five
       for (std::size_t k = 0; k < ids.size(); ++k)
-        set_term(frame, ids[k], sigma * box_muller(raw.data(), f * ids.size() + k));
+        set_term(frame, ids[k], sigma * normal(f * ids.size() + k));
     }
   });
   return frames;
