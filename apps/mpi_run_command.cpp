@@ -38,17 +38,22 @@ int rank_device(const std::string& backend, int device, const MpiWorld& world) {
 // `user` is only borrowed: its frames (a million, maybe) are not copied whole.
 RunSpec rank_spec(RunSpec& user, const MpiWorld& world) {
   const int ranks = world.size();
-  if (user.frames.size() < static_cast<std::size_t>(ranks))
+  const std::size_t batch = batch_size(user);
+  if (batch < static_cast<std::size_t>(ranks))
     throw InputError("mpirun -n " + std::to_string(ranks) + ": the batch has " +
-                     std::to_string(user.frames.size()) +
-                     " frame(s); start at most that many ranks");
+                     std::to_string(batch) + " frame(s); start at most that many ranks");
   std::vector<PhaseTerms> all;
   all.swap(user.frames);
   RunSpec spec = user;
   user.frames.swap(all);
-  const FrameRange block = rank_frames(user.frames.size(), world.rank(), ranks);
-  const auto first = user.frames.begin() + static_cast<std::ptrdiff_t>(block.first);
-  spec.frames.assign(first, first + static_cast<std::ptrdiff_t>(block.count));
+  const FrameRange block = rank_frames(batch, world.rank(), ranks);
+  if (spec.drawn) {  // the rank draws its block alone, further along the same stream
+    spec.drawn->first += block.first;
+    spec.drawn->random.count = static_cast<int>(block.count);
+  } else {
+    const auto first = user.frames.begin() + static_cast<std::ptrdiff_t>(block.first);
+    spec.frames.assign(first, first + static_cast<std::ptrdiff_t>(block.count));
+  }
   spec.output = rank_file_path(user.output, world.rank(), ranks);
   if (spec.threads == 0)
     spec.threads = rank_threads(static_cast<int>(std::thread::hardware_concurrency()),
@@ -111,7 +116,7 @@ std::vector<PartFile> part_files(const RankWork& work, int ranks) {
   std::vector<PartFile> parts;
   for (int r = 0; r < ranks; ++r) {
     const RankPaths paths = rank_paths(work.user.output, r, ranks, work.job);
-    parts.push_back({paths.staged, rank_frames(work.user.frames.size(), r, ranks).count,
+    parts.push_back({paths.staged, rank_frames(batch_size(work.user), r, ranks).count,
                      paths.final.filename().string()});
   }
   return parts;
@@ -123,11 +128,11 @@ void print_summary(const RunSpec& user, const PsfRun& run, const TimingLog& log,
   const Geometry& g = run.geometry();
   char what[96];
   if (user.metrics.stores_frames())
-    std::snprintf(what, sizeof what, "%zu x %d x %d %s%s", user.frames.size(), g.frame, g.frame,
+    std::snprintf(what, sizeof what, "%zu x %d x %d %s%s", batch_size(user), g.frame, g.frame,
                   user.precision == Precision::single ? "float32" : "float64",
                   user.metrics.stores_metrics() ? " and their metrics" : "");
   else
-    std::snprintf(what, sizeof what, "the metrics of %zu frames", user.frames.size());
+    std::snprintf(what, sizeof what, "the metrics of %zu frames", batch_size(user));
   std::printf("psfsim: wrote %s: %s from %d ranks (backend %s), over %s ... %s\n",
               user.output.c_str(), what, ranks, log.backend.c_str(),
               rank_file_path(user.output, 0, ranks).filename().c_str(),
@@ -137,12 +142,12 @@ void print_summary(const RunSpec& user, const PsfRun& run, const TimingLog& log,
   std::printf("%-6s %10s %8s %18s %14s\n", "rank", "frames", "threads", "total median [us]",
               "PSFs/s");
   for (int r = 0; r < ranks; ++r) {
-    const std::size_t frames = rank_frames(user.frames.size(), r, ranks).count;
+    const std::size_t frames = rank_frames(batch_size(user), r, ranks).count;
     std::printf("%-6d %10zu %8.0f %18.2f %14.0f\n", r, frames, threads[r], totals[r] * 1e6,
                 frames / totals[r]);
   }
   std::printf("%-6s %10s %8s %18s %14.0f\n", "all", "", "", "",
-              user.frames.size() / *std::max_element(totals.begin(), totals.end()));
+              batch_size(user) / *std::max_element(totals.begin(), totals.end()));
   std::printf("join (virtual datasets): %.2f ms\n", join_seconds * 1e3);
 }
 
@@ -158,7 +163,7 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   TimingLog log;
   const std::optional<Error> failure = failure_of([&] {
     const RunSpec& spec = work.run->spec();
-    ProgressBar progress(spec.frames.size() * static_cast<std::size_t>(spec.repeat), !spec.quiet);
+    ProgressBar progress(batch_size(spec) * static_cast<std::size_t>(spec.repeat), !spec.quiet);
     log = work.run->execute(
         *work.file, [&progress](std::size_t done, std::size_t) { progress.update(done); });
     progress.finish();

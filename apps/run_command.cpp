@@ -18,16 +18,16 @@ void print_summary(const PsfRun& run, const TimingLog& log) {
   const Geometry& g = run.geometry();
   if (spec.metrics.stores_frames())
     std::printf("psfsim: wrote %s: %zu x %d x %d %s%s (backend %s, %s)\n", spec.output.c_str(),
-                spec.frames.size(), g.frame, g.frame,
+                batch_size(spec), g.frame, g.frame,
                 spec.precision == Precision::single ? "float32" : "float64",
                 spec.metrics.stores_metrics() ? " and their metrics" : "", log.backend.c_str(),
                 log.device.c_str());
   else
     std::printf("psfsim: wrote %s: the metrics of %zu frames, no frames (backend %s, %s)\n",
-                spec.output.c_str(), spec.frames.size(), log.backend.c_str(), log.device.c_str());
+                spec.output.c_str(), batch_size(spec), log.backend.c_str(), log.device.c_str());
   std::printf("%-18s %12s %12s %12s   (%zu repeat%s, %zu frame%s each)\n", "stage",
               "median [us]", "min [us]", "max [us]", log.repeats(), log.repeats() == 1 ? "" : "s",
-              spec.frames.size(), spec.frames.size() == 1 ? "" : "s");
+              batch_size(spec), batch_size(spec) == 1 ? "" : "s");
   const auto row = [](const std::string& name, const std::vector<double>& v) {
     const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
     std::printf("%-18s %12.2f %12.2f %12.2f\n", name.c_str(), median(v) * 1e6, *lo * 1e6,
@@ -36,8 +36,8 @@ void print_summary(const PsfRun& run, const TimingLog& log) {
   for (std::size_t s = 0; s < log.stages.size(); ++s) row(log.stages[s], log.seconds[s]);
   row("total", log.total);
   std::printf("%-18s %12.2f\n", "write", log.write * 1e6);
-  if (spec.frames.size() > 1)
-    std::printf("%-18s %12.0f\n", "PSFs/s (median)", spec.frames.size() / median(log.total));
+  if (batch_size(spec) > 1)
+    std::printf("%-18s %12.0f\n", "PSFs/s (median)", batch_size(spec) / median(log.total));
 }
 
 }  // namespace
@@ -53,7 +53,7 @@ std::future<void> prepare_device(const std::string& backend, int device) {
 void execute_run(RunSpec spec, const std::string& command_line) {
   // The path first: nothing is planned or computed for a file that cannot be written.
   PsfFileWriter file(spec.output, spec.force, command_line);
-  const std::size_t total = spec.frames.size() * static_cast<std::size_t>(spec.repeat);
+  const std::size_t total = batch_size(spec) * static_cast<std::size_t>(spec.repeat);
   const bool quiet = spec.quiet;
   // A batch can hold millions of frames: the run is not copied, and not destroyed (below).
   auto run = std::make_unique<PsfRun>(std::move(spec), builtin_backends());

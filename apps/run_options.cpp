@@ -92,7 +92,11 @@ RunSpec to_run_spec(const RunOptions& o) {
   s.frames_file = o.frames;
   validate(s);  // before expanding: it checks that at most one batch source is given
   if (!o.vary.empty()) s.frames = expand(terms, parse_vary(o.vary, s.zernike));
-  else if (!o.random.empty()) s.frames = expand(terms, parse_random(o.random, s.zernike.order));
+  else if (!o.random.empty()) {
+    // Drawn as the run reaches them: a million frames' terms are not held.
+    s.drawn = RandomFrames{terms, parse_random(o.random, s.zernike.order), 0};
+    s.frames.clear();
+  }
   else if (!o.frames.empty()) s.frames = read_frames_csv(terms, o.frames, s.zernike);
   else s.frames = {terms};
   apply(o.aperture, s);  // after the frames: a stack of maps makes the batch

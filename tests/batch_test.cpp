@@ -95,6 +95,46 @@ TEST(FrameSources, RandomDrawsAreTheSeedsBoxMullerStreamInOrder) {
   }
 }
 
+// Frames drawn chunk by chunk as a run reaches them, in any order (a repeat goes back to the
+// start) and from an offset into the stream (an MPI rank's block), are the held frames: the
+// same terms, bit for bit. 7 draws a frame put chunk and block starts mid-pair.
+TEST(FrameSources, DrawnFramesInAnyOrderAndFromAnOffsetAreTheHeldOnes) {
+  const PhaseTerms fixed{{{2, 1, 0.3}}, {{5, 0.02}, {4, 0.7}}};  // Z4 is drawn over
+  const RandomSpec spec = parse_random("4-10,0.35,1001,99");
+  const auto held = expand(fixed, spec);
+  const auto same = [](const PhaseTerms& a, const PhaseTerms& b) {
+    if (a.seidel.size() != b.seidel.size() || a.zernike.size() != b.zernike.size()) return false;
+    for (std::size_t i = 0; i < a.seidel.size(); ++i)
+      if (a.seidel[i].l != b.seidel[i].l || a.seidel[i].m != b.seidel[i].m ||
+          a.seidel[i].waves != b.seidel[i].waves)
+        return false;
+    for (std::size_t i = 0; i < a.zernike.size(); ++i)
+      if (a.zernike[i].j != b.zernike[i].j || a.zernike[i].waves != b.zernike[i].waves)
+        return false;
+    return true;
+  };
+  RandomFrameDraws all({fixed, spec, 0});
+  ASSERT_EQ(all.size(), 1001u);
+  const std::pair<std::size_t, std::size_t> chunks[] = {{0, 3}, {3, 250}, {253, 1}, {600, 401},
+                                                        {1, 5},  {0, 1001}, {999, 2}};
+  for (const auto& [first, count] : chunks) {
+    all.draw(first, count);
+    for (std::size_t f = first; f < first + count; ++f)
+      ASSERT_TRUE(same(all.frame(f), held[f])) << "frame " << f << " of chunk at " << first;
+  }
+  for (const std::size_t offset : {1u, 2u, 333u, 1000u}) {
+    RandomSpec block = spec;
+    block.count = static_cast<int>(1001 - offset);
+    RandomFrameDraws rank({fixed, block, offset});
+    rank.draw(0, rank.size());
+    for (std::size_t f = 0; f < rank.size(); ++f)
+      ASSERT_TRUE(same(rank.frame(f), held[offset + f])) << "offset " << offset << ", frame " << f;
+  }
+  const PhaseTerms any = all.any_frame();
+  EXPECT_EQ(any.seidel.size(), 1u);
+  EXPECT_EQ(any.zernike.size(), 7u);  // Z4..Z10: the fixed Z4 and Z5 are drawn over
+}
+
 TEST(FrameSources, RandomIsReproducibleFromItsSeedAndHasTheRequestedRms) {
   const auto a = expand(PhaseTerms{}, parse_random("4-15,0.1,4000,42"));
   const auto b = expand(PhaseTerms{}, parse_random("4-15,0.1,4000,42"));

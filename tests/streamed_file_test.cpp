@@ -72,6 +72,21 @@ TEST(StreamedFile, RandomDrawsKeepFrameOrderAndParameters) {
   expect_frames_in_order(file, frames);
 }
 
+// --random's frames, drawn as the run reaches them (three frames a chunk, two repeats: the
+// second goes back to the stream's start), compute what the same frames held do, bit for bit.
+TEST(StreamedFile, DrawnFramesComputeAsTheHeldOnes) {
+  RunSpec held = spec_for("cpu", shape(), Precision::double_);
+  held.chunk_frames = 3;
+  held.repeat = 2;
+  const RandomSpec random = parse_random("4-10,0.2,8,5");
+  held.frames = expand(PhaseTerms{}, random);
+  RunSpec drawn = held;
+  drawn.frames.clear();
+  drawn.drawn = RandomFrames{PhaseTerms{}, random, 0};
+  ASSERT_EQ(batch_size(drawn), 8u);
+  EXPECT_EQ(run_spec_frames(drawn), run_spec_frames(held));
+}
+
 // /parameters is written chunk by chunk with the frames: frames that name different terms
 // (through the library; the options give every frame the same ones) get zeros for the terms
 // they lack, repeated terms add up, and chunks of 3 cross the frames where the terms change.

@@ -16,7 +16,7 @@ void widen(const void* data, std::size_t count, double* out) {
 }  // namespace
 
 void FrameCollector::open(const RunHeader& header) {
-  frames_ = header.spec.frames.size();
+  frames_ = batch_size(header.spec);
   edge_ = header.geometry.frame;
   precision_ = header.spec.precision;
   if (header.spec.metrics.stores_frames())

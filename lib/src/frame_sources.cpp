@@ -1,16 +1,13 @@
 #include "psfsim/frame_sources.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <memory>
-#include <mutex>
 #include <random>
-#include <thread>
 
+#include "contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
 
@@ -38,19 +35,20 @@ double number_field(std::string_view field, std::string_view context, std::strin
   return *v;
 }
 
-// Standard normal draws from the raw 64-bit Mersenne Twister stream (fully specified by the
-// C++ standard) by Box-Muller: std::normal_distribution differs between libraries, and the
-// same seed must give the same frames everywhere. Draws 2p and 2p+1 share raw values 2p and
-// 2p+1: r cos(2 pi u2) and r sin(2 pi u2), r computed once for both.
+// Standard normal draws by Box-Muller (std::normal_distribution differs between libraries,
+// and the same seed must give the same frames everywhere): draws 2p and 2p+1 share raw values
+// 2p and 2p+1, r cos(2 pi u2) and r sin(2 pi u2), r computed once for both. `raw` holds the
+// stream from index `first` (even).
 class NormalDraws {
  public:
-  explicit NormalDraws(const std::uint64_t* raw) : raw_(raw) {}
+  NormalDraws(const std::uint64_t* raw, std::uint64_t first) : raw_(raw), first_(first) {}
   // Draw i; consecutive draws reuse their pair's radius.
-  double operator()(std::size_t i) {
-    const std::size_t pair = i / 2 * 2;
+  double operator()(std::uint64_t i) {
+    const std::uint64_t pair = i / 2 * 2;
     if (pair != pair_) {
-      const double u1 = (static_cast<double>(raw_[pair] >> 11) + 1.0) * 0x1.0p-53;  // (0, 1]
-      u2_ = static_cast<double>(raw_[pair + 1] >> 11) * 0x1.0p-53;                 // [0, 1)
+      const std::uint64_t* p = raw_ + (pair - first_);
+      const double u1 = (static_cast<double>(p[0] >> 11) + 1.0) * 0x1.0p-53;  // (0, 1]
+      u2_ = static_cast<double>(p[1] >> 11) * 0x1.0p-53;                     // [0, 1)
       r_ = std::sqrt(-2.0 * std::log(u1));
       pair_ = pair;
     }
@@ -59,7 +57,8 @@ class NormalDraws {
 
  private:
   const std::uint64_t* raw_;
-  std::size_t pair_ = SIZE_MAX;
+  std::uint64_t first_;
+  std::uint64_t pair_ = UINT64_MAX;
   double u2_ = 0.0, r_ = 0.0;
 };
 
@@ -148,66 +147,55 @@ std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const VarySpec& v) {
   return frames;
 }
 
-std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& r) {
-  const double sigma = r.rms / std::sqrt(static_cast<double>(r.j_max - r.j_min + 1));
-  const std::size_t terms = fixed.zernike.size() + static_cast<std::size_t>(r.j_max - r.j_min + 1);
-  // The k-th draw of a frame goes to the k-th index of the range, in the user's ordering; the
-  // draws are Noll (RMS) coefficients, so RMS stays the wavefront's under any normalization.
-  std::vector<TermId> ids;
+RandomFrameDraws::RandomFrameDraws(RandomFrames frames)
+    : frames_(std::move(frames)), engine_(frames_.random.seed) {
+  const RandomSpec& r = frames_.random;
+  // The draws are Noll (RMS) coefficients, so RMS stays the wavefront's under any
+  // normalization.
   for (int j = r.j_min; j <= r.j_max; ++j)
-    ids.push_back({true, to_noll(j, {r.order, ZernikeNorm::rms}).j, 0, 0});
-  const std::size_t count = static_cast<std::size_t>(r.count);
-  const std::size_t per_frame = ids.size();
-  const std::size_t raw_count = (count * per_frame + 1) / 2 * 2;
-  const auto raw = std::make_unique_for_overwrite<std::uint64_t[]>(raw_count);  // no zeroing
-  std::vector<PhaseTerms> frames(count);
-  // The stream is sequential: this thread draws it block by block while the other cores build
-  // the frames of the blocks drawn, then helps them (H200 machine, 10^6 frames of 12 terms:
-  // 0.33 s drawn first and built after).
-  constexpr std::size_t block_frames = 8192;
-  const std::size_t blocks = (count + block_frames - 1) / block_frames;
-  std::atomic<std::size_t> drawn{0};  // blocks whose raw values are all written
-  std::atomic<std::size_t> next{0};   // the next block to build
-  std::atomic<bool> failed{false};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  const auto build = [&] {
-    try {
-      NormalDraws normal(raw.get());
-      for (std::size_t b; !failed && (b = next.fetch_add(1)) < blocks;) {
-        for (std::size_t d; (d = drawn.load(std::memory_order_acquire)) <= b;) drawn.wait(d);
-        const std::size_t last = std::min(count, (b + 1) * block_frames);
-        for (std::size_t f = b * block_frames; f < last; ++f) {
-          PhaseTerms& frame = frames[f];
-          frame = fixed;
-          frame.zernike.reserve(terms);  // one allocation per frame rather than five
-          for (std::size_t k = 0; k < per_frame; ++k)
-            set_term(frame, ids[k], sigma * normal(f * per_frame + k));
-        }
-      }
-    } catch (...) {  // out of memory: reported by the caller's thread, not std::terminate
-      const std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-      failed = true;
-    }
-  };
-  {
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::jthread> helpers;
-    for (unsigned h = 1; h < cores && h < blocks; ++h) helpers.emplace_back(build);
-    std::mt19937_64 engine(r.seed);
-    std::size_t written = 0;
-    for (std::size_t b = 0; b < blocks; ++b) {
-      // Whole Box-Muller pairs: a block's last draw may pair with the next block's first.
-      const std::size_t end =
-          std::min(raw_count, ((b + 1) * block_frames * per_frame + 1) / 2 * 2);
-      for (; written < end; ++written) raw[written] = engine();
-      drawn.store(b + 1, std::memory_order_release);
-      drawn.notify_all();
-    }
-    build();
+    ids_.push_back({true, to_noll(j, {r.order, ZernikeNorm::rms}).j, 0, 0});
+  sigma_ = r.rms / std::sqrt(static_cast<double>(ids_.size()));
+  terms_ = frames_.fixed.zernike.size() + ids_.size();
+}
+
+void RandomFrameDraws::draw(std::size_t first, std::size_t count) {
+  const std::uint64_t per_frame = ids_.size();
+  const std::uint64_t begin = (frames_.first + first) * per_frame / 2 * 2;
+  const std::uint64_t end = ((frames_.first + first + count) * per_frame + 1) / 2 * 2;
+  if (begin < consumed_) {  // backward: the stream again from its seed
+    engine_.seed(frames_.random.seed);
+    consumed_ = 0;
   }
-  if (failure) std::rethrow_exception(failure);
+  engine_.discard(begin - consumed_);
+  raw_.resize(end - begin);
+  for (auto& v : raw_) v = engine_();
+  consumed_ = end;
+  raw_first_ = begin;
+}
+
+PhaseTerms RandomFrameDraws::frame(std::size_t f) const {
+  const std::uint64_t first_draw = (frames_.first + f) * ids_.size();
+  NormalDraws normal(raw_.data(), raw_first_);
+  PhaseTerms terms = frames_.fixed;
+  terms.zernike.reserve(terms_);  // one allocation per frame rather than five
+  for (std::size_t k = 0; k < ids_.size(); ++k)
+    set_term(terms, ids_[k], sigma_ * normal(first_draw + k));
+  return terms;
+}
+
+PhaseTerms RandomFrameDraws::any_frame() const {
+  PhaseTerms terms = frames_.fixed;
+  for (const TermId& id : ids_) set_term(terms, id, 1.0);
+  return terms;
+}
+
+std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& r) {
+  RandomFrameDraws draws({fixed, r, 0});
+  draws.draw(0, draws.size());
+  std::vector<PhaseTerms> frames(draws.size());
+  for_contiguous_runs(frames.size(), [&](std::size_t first, std::size_t last) {
+    for (std::size_t f = first; f < last; ++f) frames[f] = draws.frame(f);
+  });
   return frames;
 }
 

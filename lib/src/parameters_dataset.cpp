@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 #include <set>
+#include <span>
 #include <string>
 
 #include "contiguous_parallel.hpp"
@@ -30,7 +31,7 @@ void for_each_term(const PhaseTerms& frame, Visit&& visit) {
 
 // Every term any frame uses, sorted. Frames of a batch mostly list the same terms in the same
 // order, so a frame like the one before it costs a comparison, not a set insertion.
-std::vector<Key> used_terms(const std::vector<PhaseTerms>& frames) {
+std::vector<Key> used_terms(std::span<const PhaseTerms> frames) {
   std::set<Key> all;
   std::mutex all_mutex;
   for_contiguous_runs(frames.size(), [&](std::size_t lo, std::size_t hi) {
@@ -51,18 +52,17 @@ std::vector<Key> used_terms(const std::vector<PhaseTerms>& frames) {
 
 }  // namespace
 
-ParameterDatasets::ParameterDatasets(hid_t root, const std::vector<PhaseTerms>& frames,
-                                     AberrationUnits units)
-    : frames_(frames), keys_(used_terms(frames)) {
+ParameterDatasets::ParameterDatasets(hid_t root, const RunSpec& spec)
+    : frames_(spec), keys_(used_terms(frames_.shapes())) {
   const Handle group(H5Gcreate2(root, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                      H5Gclose, "create /parameters");
-  set_attribute(group.get(), "frames", static_cast<long long>(frames.size()));
-  const std::string unit(to_string(units));
+  set_attribute(group.get(), "frames", static_cast<long long>(frames_.size()));
+  const std::string unit(to_string(spec.optics.aberration_units));
   set_attribute(group.get(), "units", unit);
   set_attribute(group.get(), "description",
                 std::string("one dataset per phase term, one entry per frame: Sl_m is the "
                             "Seidel term W rho^l cos^m(phi), Zj the Noll Zernike term j"));
-  const hsize_t dims[1] = {frames.size()};
+  const hsize_t dims[1] = {frames_.size()};
   const Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "create a dataspace");
   for (const Key& k : keys_) {
     const std::string name = name_of(k);
@@ -88,18 +88,25 @@ void ParameterDatasets::write_through(std::size_t last) {
   const std::size_t count = last - written_;
   const std::size_t columns = keys_.size();
   if (columns > 0) {
-    // Row-major [frame][column]; repeated terms in a frame add up.
+    // Row-major [frame][column]; repeated terms in a frame add up. Drawn frames are built
+    // here again, on every core for a large chunk: a million frames' terms are not held.
     std::vector<double> rows(count * columns, 0.0);
-    std::vector<std::pair<Key, std::size_t>> recent;  // by position: the last column found
-    for (std::size_t i = 0; i < count; ++i)
-      for_each_term(frames_[written_ + i], [&](std::size_t position, const Key& k, double w) {
-        if (position >= recent.size()) recent.resize(position + 1, {Key{}, columns});
-        if (recent[position].second == columns || recent[position].first != k)
-          recent[position] = {k, static_cast<std::size_t>(
-                                     std::lower_bound(keys_.begin(), keys_.end(), k) -
-                                     keys_.begin())};
-        rows[i * columns + recent[position].second] += w;
-      });
+    frames_.prepare(written_, count);
+    const auto fill = [&](std::size_t lo, std::size_t hi) {
+      std::vector<std::pair<Key, std::size_t>> recent;  // by position: the last column found
+      for (std::size_t i = lo; i < hi; ++i)
+        for_each_term(frames_.frame(written_ + i), [&](std::size_t position, const Key& k,
+                                                       double w) {
+          if (position >= recent.size()) recent.resize(position + 1, {Key{}, columns});
+          if (recent[position].second == columns || recent[position].first != k)
+            recent[position] = {k, static_cast<std::size_t>(
+                                       std::lower_bound(keys_.begin(), keys_.end(), k) -
+                                       keys_.begin())};
+          rows[i * columns + recent[position].second] += w;
+        });
+    };
+    if (count >= 1024) for_contiguous_runs(count, fill);
+    else fill(0, count);
     const hsize_t memory_dims[2] = {count, columns};
     const Handle memory(H5Screate_simple(2, memory_dims, nullptr), H5Sclose,
                         "create a dataspace");

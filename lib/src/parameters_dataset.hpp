@@ -7,21 +7,21 @@
 #include <vector>
 
 #include "hdf5_handles.hpp"
-#include "psfsim/phase_terms.hpp"
-#include "psfsim/optics_spec.hpp"
+#include "psfsim/batch_terms.hpp"
+#include "psfsim/run_spec.hpp"
 
 namespace psfsim::h5 {
 
 class ParameterDatasets {
  public:
-  // Creates /parameters and its datasets. `frames` must outlive this object.
-  ParameterDatasets(hid_t root, const std::vector<PhaseTerms>& frames, AberrationUnits units);
+  // Creates /parameters and its datasets for the frames of `spec`, which outlives this object.
+  ParameterDatasets(hid_t root, const RunSpec& spec);
   // Writes the entries of the frames not yet written, up to `last` (exclusive).
   void write_through(std::size_t last);
 
  private:
   using Key = std::tuple<bool, int, int>;  // zernike?, l or j, m or -1
-  const std::vector<PhaseTerms>& frames_;
+  BatchTerms frames_;
   std::vector<Key> keys_;  // sorted: the datasets' order
   std::vector<Handle> sets_;
   std::size_t written_ = 0;

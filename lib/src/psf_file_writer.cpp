@@ -96,7 +96,7 @@ struct PsfFileWriter::Impl {
   Impl(const fs::path& target, const RunHeader& h, const std::string& command_line)
       : file(target, h5::Provenance{command_line, to_toml(h.spec)}),
         compression(parse_compression(h.spec.compression)),
-        layout{h.spec.frames.size(), static_cast<std::size_t>(h.geometry.frame),
+        layout{batch_size(h.spec), static_cast<std::size_t>(h.geometry.frame),
                h.spec.precision, compression.kind != Compression::Kind::none} {}
   h5::AtomicFile file;
   Compression compression;
@@ -156,18 +156,18 @@ void PsfFileWriter::create(const RunHeader& header) {
   const Precision precision = header.spec.precision;
   const MetricsSpec& metrics = header.spec.metrics;
   h5::set_attribute(root, "store", std::string(to_string(metrics.resolved_store())));
-  d.parameters.emplace(root, header.spec.frames, header.spec.optics.aberration_units);
+  d.parameters.emplace(root, header.spec);
   if (metrics.stores_metrics()) {
-    d.metrics.emplace(root, metrics, header.spec.frames.size());
+    d.metrics.emplace(root, metrics, batch_size(header.spec));
     write_run_attributes(d.metrics->group(), header, false);
   }
   if (!metrics.stores_frames()) return;
-  d.psf = h5::create_psf_dataset(root, header.spec.frames.size(), g.frame, precision,
+  d.psf = h5::create_psf_dataset(root, batch_size(header.spec), g.frame, precision,
                                  d.compression);
   const hid_t psf = d.psf.get();
   write_run_attributes(psf, header, true);
   h5::set_attribute(psf, "compression", d.compression.text());
-  h5::attach_dimension_scales(root, psf, header.spec.frames.size(), g);
+  h5::attach_dimension_scales(root, psf, batch_size(header.spec), g);
   if (!d.layout.compressed)
     d.reservation.emplace(d.file.partial(), d.layout.frames * d.layout.edge * d.layout.edge *
                                                 bytes_per_real(precision));

@@ -22,7 +22,7 @@ double seconds_since(Clock::time_point t0) {
 }
 
 int frames_per_call(const RunSpec& spec, const Geometry& g, const std::string& backend) {
-  const std::size_t batch = spec.frames.size();
+  const std::size_t batch = batch_size(spec);
   if (spec.chunk_frames > 0)
     return static_cast<int>(std::min<std::size_t>(batch, spec.chunk_frames));
   const std::size_t real = bytes_per_real(spec.precision);
@@ -44,13 +44,12 @@ int frames_per_call(const RunSpec& spec, const Geometry& g, const std::string& b
 
 }  // namespace
 
-PhaseTerms PsfRun::in_waves(const PhaseTerms& terms) const {
+PhaseTerms PsfRun::in_waves(PhaseTerms terms) const {
   const double factor = geometry_.waves_per_unit;
   if (factor == 1.0) return terms;
-  PhaseTerms scaled = terms;
-  for (auto& t : scaled.seidel) t.waves *= factor;
-  for (auto& t : scaled.zernike) t.waves *= factor;
-  return scaled;
+  for (auto& t : terms.seidel) t.waves *= factor;
+  for (auto& t : terms.zernike) t.waves *= factor;
+  return terms;
 }
 
 int default_chunk_frames(std::size_t batch, std::size_t frame_bytes) {
@@ -83,11 +82,11 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
         return entry.create(plan);
       });
   // The common degree of every frame's tables: a million frames' terms, looked at in parallel.
+  const std::span<const PhaseTerms> shapes = terms_.shapes();
   std::mutex degree_mutex;
-  for_contiguous_runs(spec_.frames.size(), [&](std::size_t lo, std::size_t hi) {
+  for_contiguous_runs(shapes.size(), [&](std::size_t lo, std::size_t hi) {
     int degree = 0;
-    for (std::size_t f = lo; f < hi; ++f)
-      degree = std::max(degree, required_degree(spec_.frames[f]));
+    for (std::size_t f = lo; f < hi; ++f) degree = std::max(degree, required_degree(shapes[f]));
     const std::lock_guard lock(degree_mutex);
     degree_ = std::max(degree_, degree);
   });
@@ -103,12 +102,13 @@ Backend& PsfRun::backend() {
   return *backend_;
 }
 
-void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count) const {
+void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count) {
   chunk.valid = false;
   chunk.phases.resize(count);
+  terms_.prepare(first, count);
   const auto work = [&](std::size_t lo, std::size_t hi) {
     for (std::size_t i = lo; i < hi; ++i) {
-      chunk.phases[i] = compile_phase(in_waves(spec_.frames[first + i]), degree_);
+      chunk.phases[i] = compile_phase(in_waves(terms_.frame(first + i)), degree_);
       chunk.phases[i].batch_index = static_cast<long long>(first + i);
     }
   };
@@ -155,7 +155,7 @@ void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
 
 void PsfRun::warm_up(int calls) {
   const std::size_t count =
-      std::min<std::size_t>(spec_.frames.size(), static_cast<std::size_t>(max_batch_));
+      std::min<std::size_t>(terms_.size(), static_cast<std::size_t>(max_batch_));
   for (int c = 0; c < calls; ++c) {
     const auto frames = phases(0, count);
     (void)backend().compute(frames);
@@ -163,7 +163,7 @@ void PsfRun::warm_up(int calls) {
 }
 
 TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
-  const std::size_t batch = spec_.frames.size();
+  const std::size_t batch = terms_.size();
   const std::size_t chunk = static_cast<std::size_t>(max_batch_);
   TimingLog log;
   log.backend = backend_name_;

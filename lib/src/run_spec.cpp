@@ -36,6 +36,10 @@ std::string wisdom_cache_path() {
   return base + "/psfsim/fftw-wisdom";
 }
 
+std::size_t batch_size(const RunSpec& spec) noexcept {
+  return spec.drawn ? static_cast<std::size_t>(spec.drawn->random.count) : spec.frames.size();
+}
+
 void validate(const RunSpec& spec) {
   require(spec.samples >= 2 && spec.samples <= max_samples,
           "--samples " + std::to_string(spec.samples) + ": must be between 2 and " +
@@ -80,7 +84,8 @@ void validate(const RunSpec& spec) {
   require(spec.chunk_frames >= 0 && spec.chunk_frames <= 1'000'000,
           "--chunk-frames " + std::to_string(spec.chunk_frames) + ": must be between 0 and 1000000");
   require(spec.device >= 0, "--device " + std::to_string(spec.device) + ": must be >= 0");
-  require(!spec.frames.empty(), "no frames to compute");
+  require(batch_size(spec) > 0, "no frames to compute");
+  require(!spec.drawn || spec.frames.empty(), "frames both drawn and listed");
   (void)parse_compression(spec.compression);
   validate_metrics(spec, g);
   require((spec.vary.empty() ? 0 : 1) + (spec.random.empty() ? 0 : 1) +
@@ -145,7 +150,7 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   p.stage_timing = spec.stage_timing;
   p.pupil = std::make_shared<const PupilFacts>(p.samples, p.padded, p.grid, p.obscuration,
                                                spec.aperture, g.reference_wavelength_m,
-                                               spec.frames.size());
+                                               batch_size(spec));
   if (p.pupil->amplitude_maps > 1 &&
       (spec.normalization == Normalization::peak || spec.optics.photons))
     throw InputError("--pupil-amplitude: one amplitude map per frame needs --normalize none or "

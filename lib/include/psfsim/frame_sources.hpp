@@ -7,6 +7,7 @@
 // hold Noll terms.
 #include <cstdint>
 #include <filesystem>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,7 +57,42 @@ inline constexpr int max_frames = 100'000'000;
 [[nodiscard]] RandomSpec parse_random(std::string_view text,
                                       ZernikeOrdering order = ZernikeOrdering::noll);
 
+// --random's frames, drawn as a run reaches them rather than all held (10^7 frames' terms take
+// 2.5 GB): frames [first, first + random.count) of the stream that `random` seeds.
+struct RandomFrames {
+  PhaseTerms fixed;       // Noll terms, on every frame
+  RandomSpec random;      // random.count: the frames here
+  std::size_t first = 0;  // in the stream: an MPI rank's block starts after the others'
+};
+
+// The draws of RandomFrames, chunk by chunk: the k-th draw of a frame goes to the k-th index
+// of the range, from the raw 64-bit Mersenne Twister stream (fully specified by the C++
+// standard) through Box-Muller, in frame order. Moving forward skips; moving backward (a
+// repeat) starts the stream again.
+class RandomFrameDraws {
+ public:
+  explicit RandomFrameDraws(RandomFrames frames);
+  [[nodiscard]] std::size_t size() const noexcept { return frames_.random.count; }
+  // Draws the values of frames [first, first + count); frame() then builds any of them, from
+  // any thread, until the next draw().
+  void draw(std::size_t first, std::size_t count);
+  [[nodiscard]] PhaseTerms frame(std::size_t f) const;
+  // A frame with every term the frames have, placeholder values: their degree and columns.
+  [[nodiscard]] PhaseTerms any_frame() const;
+
+ private:
+  RandomFrames frames_;
+  std::vector<TermId> ids_;
+  double sigma_ = 0.0;
+  std::size_t terms_ = 0;  // per frame, fixed ones included
+  std::mt19937_64 engine_;
+  std::uint64_t consumed_ = 0;  // raw values the engine has given
+  std::vector<std::uint64_t> raw_;
+  std::uint64_t raw_first_ = 0;  // the stream index of raw_[0]
+};
+
 [[nodiscard]] std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const VarySpec& vary);
+// All of RandomFrames{fixed, random}, held.
 [[nodiscard]] std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& random);
 // Throws InputError naming the file and line for a missing column, unknown term or bad number.
 [[nodiscard]] std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed,

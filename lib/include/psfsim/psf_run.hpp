@@ -10,6 +10,7 @@
 
 #include "psfsim/backend.hpp"
 #include "psfsim/backend_registry.hpp"
+#include "psfsim/batch_terms.hpp"
 #include "psfsim/frame_sink.hpp"
 #include "psfsim/run_spec.hpp"
 #include "psfsim/timing_log.hpp"
@@ -61,11 +62,12 @@ class PsfRun {
   // return, so that it overlaps the backend's computation of the current chunk.
   void compile_ahead(std::size_t first, std::size_t count);
   // The frame's terms in waves at the reference wavelength (--aberration-units).
-  [[nodiscard]] PhaseTerms in_waves(const PhaseTerms& terms) const;
+  [[nodiscard]] PhaseTerms in_waves(PhaseTerms terms) const;
   // Throws RuntimeFailure naming the first frame of the block with a NaN or infinity.
   void require_finite(std::size_t first, const FrameBlock& block);
 
   RunSpec spec_;
+  BatchTerms terms_{spec_};  // the frames' terms, chunk by chunk (for compile)
   Geometry geometry_;
   std::string backend_name_;
   int max_batch_ = 1;
@@ -81,7 +83,8 @@ class PsfRun {
       return valid && first == f && phases.size() == count;
     }
   };
-  void compile(CompiledChunk& chunk, std::size_t first, std::size_t count) const;
+  // Never runs twice at once: phases() waits for compile_ahead's before its own.
+  void compile(CompiledChunk& chunk, std::size_t first, std::size_t count);
   CompiledChunk compiled_[2];
   int current_ = 0;                 // the buffer phases() last returned
   std::future<void> compiling_;     // compile_ahead's, into the other buffer

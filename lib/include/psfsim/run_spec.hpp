@@ -8,6 +8,7 @@
 
 #include "psfsim/aperture_spec.hpp"
 #include "psfsim/enums.hpp"
+#include "psfsim/frame_sources.hpp"
 #include "psfsim/metrics.hpp"
 #include "psfsim/optics_spec.hpp"
 #include "psfsim/phase_terms.hpp"
@@ -33,7 +34,9 @@ struct RunSpec {
   int threads = 0;  // 0: all cores
   int device = 0;
   std::string backend = "auto";
-  std::vector<PhaseTerms> frames{PhaseTerms{}};  // B >= 1
+  std::vector<PhaseTerms> frames{PhaseTerms{}};  // B >= 1, unless `drawn`
+  // --random's frames, drawn as the run reaches them; `frames` is then empty.
+  std::optional<RandomFrames> drawn;
   std::filesystem::path output;
   bool force = false;
   bool quiet = false;
@@ -54,6 +57,9 @@ struct RunSpec {
   std::string random;
   std::string frames_file;
 };
+
+// B: the frames held or drawn.
+[[nodiscard]] std::size_t batch_size(const RunSpec& spec) noexcept;
 
 // Derived sizes and sampling of a valid RunSpec.
 struct Geometry {
