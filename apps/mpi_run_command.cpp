@@ -160,6 +160,10 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   RankWork work;
   agree(world, failure_of([&] { work = prepare(options, command_line, world, job); }));
 
+  // Guarded before the writer renames its partial to it: a stop signal from mpirun, when
+  // another rank fails, may come at any point after (the guard of a file not yet made is
+  // harmless).
+  OwnedFile rank_file(work.paths.staged);
   TimingLog log;
   const std::optional<Error> failure = failure_of([&] {
     const RunSpec& spec = work.run->spec();
@@ -174,7 +178,6 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
     std::fflush(stderr);
     world.abort(static_cast<int>(failure->code()));
   }
-  OwnedFile rank_file(work.paths.staged);
   world.barrier();  // every rank's frames are complete
 
   // Rank 0 writes the output under a partial name, over the names the rank files will have.
