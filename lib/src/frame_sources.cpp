@@ -183,6 +183,13 @@ PhaseTerms RandomFrameDraws::frame(std::size_t f) const {
   return terms;
 }
 
+void RandomFrameDraws::values(std::size_t f, double* out) const {
+  const std::uint64_t first_draw = (frames_.first + f) * ids_.size();
+  NormalDraws normal(raw_.data(), raw_first_);
+  for (std::size_t k = 0; k < ids_.size(); ++k)
+    out[k] = sigma_ * normal(first_draw + k) / ids_[k].divisor;  // as set_term stores it
+}
+
 PhaseTerms RandomFrameDraws::any_frame() const {
   PhaseTerms terms = frames_.fixed;
   for (const TermId& id : ids_) set_term(terms, id, 1.0);

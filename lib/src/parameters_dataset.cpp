@@ -1,6 +1,7 @@
 #include "parameters_dataset.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <span>
@@ -80,6 +81,58 @@ ParameterDatasets::ParameterDatasets(hid_t root, const RunSpec& spec)
     }
     sets_.push_back(std::move(set));
   }
+  if (const RandomFrameDraws* drawn = frames_.drawn()) {
+    std::set<Key> drawn_keys;
+    for (const TermId& id : drawn->ids()) {
+      const Key k = key_of(ZernikeTerm{id.j, 0.0});
+      drawn_keys.insert(k);
+      drawn_columns_.push_back(column(k));
+    }
+    fixed_row_.assign(keys_.size(), 0.0);
+    for_each_term(drawn->any_frame(), [&](std::size_t, const Key& k, double w) {
+      if (!drawn_keys.contains(k)) fixed_row_[column(k)] += w;
+    });
+  }
+}
+
+std::size_t ParameterDatasets::column(const Key& k) const {
+  return static_cast<std::size_t>(std::lower_bound(keys_.begin(), keys_.end(), k) -
+                                  keys_.begin());
+}
+
+void ParameterDatasets::fill_rows(std::size_t count, std::vector<double>& rows) {
+  const std::size_t columns = keys_.size();
+  rows.assign(count * columns, 0.0);
+  frames_.prepare(written_, count);
+  std::function<void(std::size_t, std::size_t)> fill;
+  if (const RandomFrameDraws* drawn = frames_.drawn()) {
+    // Drawn frames: their values straight into the fixed row, no frame built.
+    fill = [&, drawn](std::size_t lo, std::size_t hi) {
+      std::vector<double> values(drawn_columns_.size());
+      for (std::size_t i = lo; i < hi; ++i) {
+        double* row = rows.data() + i * columns;
+        std::copy(fixed_row_.begin(), fixed_row_.end(), row);
+        drawn->values(written_ + i, values.data());
+        for (std::size_t k = 0; k < values.size(); ++k) row[drawn_columns_[k]] = values[k];
+      }
+    };
+  } else {
+    // Held frames; repeated terms in a frame add up.
+    fill = [&](std::size_t lo, std::size_t hi) {
+      std::vector<std::pair<Key, std::size_t>> recent;  // by position: the last column found
+      for (std::size_t i = lo; i < hi; ++i)
+        for_each_term(frames_.frame(written_ + i), [&](std::size_t position, const Key& k,
+                                                       double w) {
+          if (position >= recent.size()) recent.resize(position + 1, {Key{}, columns});
+          if (recent[position].second == columns || recent[position].first != k)
+            recent[position] = {k, column(k)};
+          rows[i * columns + recent[position].second] += w;
+        });
+    };
+  }
+  // A few cores for a large chunk: the compute threads need the others.
+  if (count >= 1024) for_contiguous_runs(count, fill, 4);
+  else fill(0, count);
 }
 
 void ParameterDatasets::write_through(std::size_t last) {
@@ -88,25 +141,8 @@ void ParameterDatasets::write_through(std::size_t last) {
   const std::size_t count = last - written_;
   const std::size_t columns = keys_.size();
   if (columns > 0) {
-    // Row-major [frame][column]; repeated terms in a frame add up. Drawn frames are built
-    // here again, on every core for a large chunk: a million frames' terms are not held.
-    std::vector<double> rows(count * columns, 0.0);
-    frames_.prepare(written_, count);
-    const auto fill = [&](std::size_t lo, std::size_t hi) {
-      std::vector<std::pair<Key, std::size_t>> recent;  // by position: the last column found
-      for (std::size_t i = lo; i < hi; ++i)
-        for_each_term(frames_.frame(written_ + i), [&](std::size_t position, const Key& k,
-                                                       double w) {
-          if (position >= recent.size()) recent.resize(position + 1, {Key{}, columns});
-          if (recent[position].second == columns || recent[position].first != k)
-            recent[position] = {k, static_cast<std::size_t>(
-                                       std::lower_bound(keys_.begin(), keys_.end(), k) -
-                                       keys_.begin())};
-          rows[i * columns + recent[position].second] += w;
-        });
-    };
-    if (count >= 1024) for_contiguous_runs(count, fill);
-    else fill(0, count);
+    std::vector<double> rows;  // [frame][column]
+    fill_rows(count, rows);
     const hsize_t memory_dims[2] = {count, columns};
     const Handle memory(H5Screate_simple(2, memory_dims, nullptr), H5Sclose,
                         "create a dataspace");

@@ -21,6 +21,10 @@ class BatchTerms {
   // Frames that between them hold every term of the batch: all of them when held, one with
   // placeholder values when drawn. For the batch's degree and /parameters' columns.
   [[nodiscard]] std::span<const PhaseTerms> shapes() const noexcept;
+  // The draws when the frames are drawn (nullptr when held): their values without the frames.
+  [[nodiscard]] const RandomFrameDraws* drawn() const noexcept {
+    return draws_ ? &*draws_ : nullptr;
+  }
 
  private:
   const RunSpec& spec_;

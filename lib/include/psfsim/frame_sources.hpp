@@ -77,6 +77,10 @@ class RandomFrameDraws {
   // any thread, until the next draw().
   void draw(std::size_t first, std::size_t count);
   [[nodiscard]] PhaseTerms frame(std::size_t f) const;
+  // Frame f's drawn values, one per ids() term, as frame() stores them (replacing a fixed
+  // term's value), without building the frame.
+  void values(std::size_t f, double* out) const;
+  [[nodiscard]] const std::vector<TermId>& ids() const noexcept { return ids_; }
   // A frame with every term the frames have, placeholder values: their degree and columns.
   [[nodiscard]] PhaseTerms any_frame() const;
 
