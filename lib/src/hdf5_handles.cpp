@@ -103,4 +103,17 @@ void write_vector(hid_t parent, const std::string& name, std::span<const double>
           "write dataset " + name);
 }
 
+void write_rows(hid_t set, std::size_t first, std::size_t count, std::size_t width,
+                const double* values, const std::string& what) {
+  const hsize_t memory_dims[1] = {count * width};
+  const Handle memory(H5Screate_simple(1, memory_dims, nullptr), H5Sclose, "create a dataspace");
+  const Handle file(H5Dget_space(set), H5Sclose, "get the space of " + what);
+  const hsize_t start[2] = {first, 0};
+  const hsize_t block[2] = {count, width};
+  check(H5Sselect_hyperslab(file.get(), H5S_SELECT_SET, start, nullptr, block, nullptr),
+        "select rows of " + what);
+  check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory.get(), file.get(), H5P_DEFAULT, values),
+        "write " + what);
+}
+
 }  // namespace psfsim::h5

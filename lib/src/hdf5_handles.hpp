@@ -45,6 +45,12 @@ void set_attribute(hid_t object, const std::string& name, double value);
 void set_attribute(hid_t object, const std::string& name, long long value);
 void set_attribute(hid_t object, const std::string& name, std::span<const double> values);
 
+// Rows [first, first + count) of a float64 dataset of `width` values a row (1-D when width
+// is 1) from `values`, contiguous in memory: HDF5 gathers a strided memory selection value
+// by value, which made a metrics file's writes the bound of a 10^7-frame run.
+void write_rows(hid_t set, std::size_t first, std::size_t count, std::size_t width,
+                const double* values, const std::string& what);
+
 // A 1-D float64 dataset written in one go.
 void write_vector(hid_t parent, const std::string& name, std::span<const double> values);
 

@@ -1,5 +1,6 @@
 #include "metrics_dataset.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace psfsim::h5 {
@@ -61,21 +62,13 @@ MetricsDatasets::MetricsDatasets(hid_t root, const MetricsSpec& spec, std::size_
 }
 
 void MetricsDatasets::write(std::size_t first, std::size_t count, const double* rows) {
-  const hsize_t memory_dims[2] = {count, values_per_frame_};
-  const Handle memory(H5Screate_simple(2, memory_dims, nullptr), H5Sclose, "create a dataspace");
+  std::vector<double> block;
   for (std::size_t i = 0; i < columns_.size(); ++i) {
     const MetricColumn& c = columns_[i];
-    const hid_t set = sets_[i].get();
-    const hsize_t memory_start[2] = {0, c.offset};
-    const hsize_t block[2] = {count, c.width};
-    check(H5Sselect_hyperslab(memory.get(), H5S_SELECT_SET, memory_start, nullptr, block, nullptr),
-          "select metric values");
-    const Handle file(H5Dget_space(set), H5Sclose, "get the space of /metrics/" + c.name);
-    const hsize_t file_start[2] = {first, 0};
-    check(H5Sselect_hyperslab(file.get(), H5S_SELECT_SET, file_start, nullptr, block, nullptr),
-          "select rows of /metrics/" + c.name);
-    check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory.get(), file.get(), H5P_DEFAULT, rows),
-          "write /metrics/" + c.name);
+    block.resize(count * c.width);
+    for (std::size_t f = 0; f < count; ++f)
+      std::copy_n(rows + f * values_per_frame_ + c.offset, c.width, block.data() + f * c.width);
+    write_rows(sets_[i].get(), first, count, c.width, block.data(), "/metrics/" + c.name);
   }
 }
 

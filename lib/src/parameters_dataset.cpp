@@ -143,25 +143,11 @@ void ParameterDatasets::write_through(std::size_t last) {
   if (columns > 0) {
     std::vector<double> rows;  // [frame][column]
     fill_rows(count, rows);
-    const hsize_t memory_dims[2] = {count, columns};
-    const Handle memory(H5Screate_simple(2, memory_dims, nullptr), H5Sclose,
-                        "create a dataspace");
+    std::vector<double> values(count);
     for (std::size_t c = 0; c < columns; ++c) {
-      const std::string what = "/parameters/" + name_of(keys_[c]);
-      const hsize_t memory_start[2] = {0, c};
-      const hsize_t block[2] = {count, 1};
-      check(H5Sselect_hyperslab(memory.get(), H5S_SELECT_SET, memory_start, nullptr, block,
-                                nullptr),
-            "select parameter values");
-      const hid_t set = sets_[c].get();
-      const Handle file(H5Dget_space(set), H5Sclose, "get the space of " + what);
-      const hsize_t file_start[1] = {written_};
-      const hsize_t file_count[1] = {count};
-      check(H5Sselect_hyperslab(file.get(), H5S_SELECT_SET, file_start, nullptr, file_count,
-                                nullptr),
-            "select entries of " + what);
-      check(H5Dwrite(set, H5T_NATIVE_DOUBLE, memory.get(), file.get(), H5P_DEFAULT, rows.data()),
-            "write " + what);
+      for (std::size_t f = 0; f < count; ++f) values[f] = rows[f * columns + c];
+      write_rows(sets_[c].get(), written_, count, 1, values.data(),
+                 "/parameters/" + name_of(keys_[c]));
     }
   }
   written_ = last;
