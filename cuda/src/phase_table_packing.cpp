@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "psfsim/errors.hpp"
 
@@ -44,29 +42,12 @@ BatchTableLayout batch_table_layout(std::span<const PhasePolynomial> frames) {
 
 void pack_phase_tables(std::span<const PhasePolynomial> frames, const BatchTableLayout& layout,
                        double* out) {
-  const std::size_t per_frame = layout.doubles_per_frame();
-  const std::size_t table = per_frame / (layout.with_rho ? 2 : 1);
-  const auto pack = [&](std::size_t first, std::size_t last) {
-    for (std::size_t f = first; f < last; ++f) {
-      const PhasePolynomial& p = frames[f];
-      double* at = out + f * per_frame;
-      pad_table(p.plain, p.degree, layout.degree, at);
-      if (layout.with_rho) pad_table(p.with_rho, p.degree, layout.degree, at + table);
-    }
-  };
-  // The GPU waits for this before each call: 4096 frames took 0.6 ms on one core (H200
-  // machine), a fifth of the device's time for them; a few cores share it.
-  constexpr std::size_t frames_per_thread = 1024;
-  const std::size_t threads = std::min<std::size_t>(4, frames.size() / frames_per_thread);
-  if (threads < 2) {
-    pack(0, frames.size());
-    return;
+  const std::size_t table = layout.doubles_per_frame() / (layout.with_rho ? 2 : 1);
+  for (const PhasePolynomial& p : frames) {
+    pad_table(p.plain, p.degree, layout.degree, out);
+    if (layout.with_rho) pad_table(p.with_rho, p.degree, layout.degree, out + table);
+    out += layout.doubles_per_frame();
   }
-  const std::size_t per = (frames.size() + threads - 1) / threads;
-  std::vector<std::jthread> helpers;
-  for (std::size_t t = 1; t < threads; ++t)
-    helpers.emplace_back(pack, t * per, std::min(frames.size(), (t + 1) * per));
-  pack(0, per);
 }
 
 }  // namespace psfsim::cuda
