@@ -10,7 +10,7 @@
 #   bench/mpi-scaling.sh [build-dir]       (default build)
 #
 # Environment: FRAMES (default 16384), ROUNDS (default 7), RANKS (default 2), CROP (default
-# 64), OUT (a folder
+# 64), MPIRUN_OPTIONS (added to mpirun's, e.g. "--mca pml ob1"), OUT (a folder
 # for the files, default a scratch folder: a tmpfs keeps the disk out of the figures).
 set -euo pipefail
 build=${1:-build}
@@ -21,6 +21,7 @@ frames=${FRAMES:-16384}
 rounds=${ROUNDS:-7}
 ranks=${RANKS:-2}
 crop=${CROP:-64}
+read -ra mpi_options <<<"${MPIRUN_OPTIONS:-}"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 out=${OUT:-$scratch}
@@ -38,12 +39,12 @@ wall() {  # prints the command's stdout, then "wall SECONDS"
 }
 
 "$psfsim" "${run[@]}" -o "$out/one.h5" >/dev/null                  # plans into the cache
-mpirun -n "$ranks" "$psfsim" "${run[@]}" -o "$out/many.h5" >/dev/null
+mpirun -n "$ranks" "${mpi_options[@]}" "$psfsim" "${run[@]}" -o "$out/many.h5" >/dev/null
 : >"$scratch/rows"
 for ((i = 1; i <= rounds; i++)); do
   wall "$psfsim" "${run[@]}" -o "$out/one.h5" |
     awk -v r="$i" '/^PSFs\/s/ {rate = $3} /^wall/ {print r, "one", rate, $2}' >>"$scratch/rows"
-  wall mpirun -n "$ranks" "$psfsim" "${run[@]}" -o "$out/many.h5" |
+  wall mpirun -n "$ranks" "${mpi_options[@]}" "$psfsim" "${run[@]}" -o "$out/many.h5" |
     awk -v r="$i" '/^all/ {rate = $2} /^wall/ {print r, "many", rate, $2}' >>"$scratch/rows"
   tail -n 2 "$scratch/rows"
 done
