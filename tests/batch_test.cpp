@@ -2,12 +2,15 @@
 // parsing rules.
 #include <gtest/gtest.h>
 
-#include <random>
-
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <new>
+#include <random>
+#include <thread>
 
+#include "../lib/src/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
 #include "test_support.hpp"
@@ -192,6 +195,26 @@ TEST(FrameSources, CsvErrorsNameTheFileAndLine) {
   ASSERT_EQ(frames.size(), 2u);
   EXPECT_EQ(frames[1].zernike.size(), 2u);
   EXPECT_DOUBLE_EQ(frames[1].seidel.at(0).waves, 0.4);
+}
+
+// The host's parallel passes (building frames, compiling phases, /parameters) end with the
+// exception of a run that failed, out of memory say, rethrown to the caller once every run
+// has finished: not std::terminate, and not before the other runs let go of their data.
+TEST(ContiguousRuns, AFailedRunIsRethrownToTheCallerAfterEveryRunHasFinished) {
+  std::vector<int> done(1000, 0);
+  const auto work = [&](std::size_t first, std::size_t last) {
+    if (first == 0) throw std::bad_alloc();
+    for (std::size_t i = first; i < last; ++i) done[i] = 1;
+  };
+  EXPECT_THROW(for_contiguous_runs(done.size(), work, 4), std::bad_alloc);
+  if (std::thread::hardware_concurrency() > 1) {  // then the other runs had threads of their own
+    EXPECT_EQ(done.back(), 1);
+  }
+  std::vector<int> all(1000, 0);
+  for_contiguous_runs(all.size(), [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) all[i] += 1;
+  });
+  EXPECT_EQ(std::count(all.begin(), all.end(), 1), 1000);
 }
 
 }  // namespace

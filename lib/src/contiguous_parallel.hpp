@@ -3,12 +3,16 @@
 // (the caller's thread waits): for host passes over frames that need no shared state.
 #include <algorithm>
 #include <cstddef>
+#include <exception>
+#include <mutex>
 #include <thread>
 #include <vector>
 
 namespace psfsim {
 
 // `most` caps the threads (0: one per core), for a process that shares its host (MPI ranks).
+// A run that throws (out of memory, no thread to be had) has its exception rethrown here once
+// every thread has finished, instead of ending the process.
 template <typename Work>  // Work(std::size_t first, std::size_t last)
 void for_contiguous_runs(std::size_t count, Work&& work, std::size_t most = 0) {
   std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
@@ -18,13 +22,26 @@ void for_contiguous_runs(std::size_t count, Work&& work, std::size_t most = 0) {
     work(std::size_t{0}, count);
     return;
   }
-  std::vector<std::thread> team;
-  const std::size_t per = (count + workers - 1) / workers;
-  for (std::size_t w = 0; w < workers; ++w) {
-    const std::size_t lo = w * per, hi = std::min(count, lo + per);
-    if (lo < hi) team.emplace_back([&work, lo, hi] { work(lo, hi); });
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  {
+    std::vector<std::jthread> team;  // joined however this block ends
+    team.reserve(workers);
+    const std::size_t per = (count + workers - 1) / workers;
+    for (std::size_t w = 0; w < workers; ++w) {
+      const std::size_t lo = w * per, hi = std::min(count, lo + per);
+      if (lo < hi)
+        team.emplace_back([&work, &failure, &failure_mutex, lo, hi] {
+          try {
+            work(lo, hi);
+          } catch (...) {
+            const std::lock_guard lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+          }
+        });
+    }
   }
-  for (auto& t : team) t.join();
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace psfsim
