@@ -218,6 +218,51 @@ TEST_F(AiryMetrics, FwhmIsTheAiryPatterns) {
   EXPECT_NEAR(result().at("fwhm"), airy_fwhm(), 4e-3);
 }
 
+// The FWHM is tried within 8, then 32 pixels of the maximum before the whole frame: each
+// try that finds the half maximum must give the whole frame's profile. Airy
+// patterns of half widths about 2, 12 and 41 pixels (8 samples padded 4, 24 and 80 times)
+// take each path; the reference is the definition (metric_math.hpp: bins round(d) about the
+// first maximum, their mean values and distances, the linear crossing of half the maximum)
+// over the whole stored frame, written out here. Tolerance 1e-12 relative: the stored frame
+// is the normalized one and the units are applied in another order; a try that stopped at
+// another bin would be off by a tenth of a pixel or more.
+double whole_frame_fwhm_pixels(const std::vector<double>& frame, int edge) {
+  const auto peak_at = std::max_element(frame.begin(), frame.end()) - frame.begin();
+  const int pr = static_cast<int>(peak_at / edge), pc = static_cast<int>(peak_at % edge);
+  const double peak = frame[static_cast<std::size_t>(peak_at)];
+  const int bins = 2 * edge;
+  std::vector<double> sums(bins), distances(bins), counts(bins);
+  for (int r = 0; r < edge; ++r)
+    for (int c = 0; c < edge; ++c) {
+      const double d = std::hypot(double(c - pc), double(r - pr));
+      const int b = static_cast<int>(d + 0.5);
+      sums[b] += frame[static_cast<std::size_t>(r) * edge + c];
+      distances[b] += d;
+      counts[b] += 1.0;
+    }
+  double r0 = 0.0, v0 = peak;
+  for (int b = 1; b < bins; ++b) {
+    if (counts[b] == 0.0) continue;
+    const double r = distances[b] / counts[b], v = sums[b] / counts[b];
+    if (v <= 0.5 * peak) return 2.0 * (v0 == v ? r : r0 + (v0 - 0.5 * peak) / (v0 - v) * (r - r0));
+    r0 = r;
+    v0 = v;
+  }
+  return NAN;
+}
+
+TEST(MetricsFwhm, EveryTryGivesTheWholeFramesProfile) {
+  for (const double pad : {4.0, 24.0, 80.0}) {
+    RunSpec s = metric_spec("cpu", Precision::double_, 8, pad);
+    s.metrics.metrics = parse_metrics("fwhm");
+    s.metrics.store = Store::both;
+    const Result r = run_metrics(s);
+    const double pixels = whole_frame_fwhm_pixels(r.frames.at(0), r.edge);
+    EXPECT_NEAR(pixels / 2, pad * 1.029 / 2, 0.02 * pad) << "pad " << pad;  // the Airy pattern's
+    EXPECT_NEAR(r.at("fwhm"), pixels / pad, 1e-12 * pixels / pad) << "pad " << pad;
+  }
+}
+
 TEST_F(AiryMetrics, StrehlRatiosAreOne) {
   // The aberration-free peak is (sum A)^2 exactly, on the axis pixel (K/2, K/2): both ratios
   // are 1 to double rounding of a 1024^2 FFT (relative error ~ log2(M) eps * a few).

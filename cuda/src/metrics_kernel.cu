@@ -11,13 +11,6 @@ namespace {
 constexpr int block_threads = 256;
 constexpr int warps = block_threads / 32;
 constexpr int rows_in_flight = 8;
-// The FWHM's tries: the profile within this many pixels of the maximum, which holds the half
-// maximum of any PSF narrower than that; a wider one takes the next box, then the whole frame.
-// Bins up to the box's half size are whole in it, so a try that finds the half maximum gives
-// what the whole frame would.
-constexpr int first_box = 8;
-constexpr int second_box = 32;
-constexpr int fwhm_attempts = 3;
 
 // Sum over the block in a fixed order (reruns agree); valid in every thread.
 __device__ double block_sum(double v, double* scratch) {
@@ -178,9 +171,9 @@ __global__ void __launch_bounds__(block_threads)
   double* distances = profile + m.fwhm_bins;
   double* counts = profile + 2 * m.fwhm_bins;
   __shared__ double half_width;
-  for (int attempt = 0; attempt < fwhm_attempts; ++attempt) {
-    const bool near = attempt + 1 < fwhm_attempts;
-    const int box = !near ? k : attempt == 0 ? first_box : second_box;
+  for (int attempt = 0; attempt < metric::fwhm_attempts; ++attempt) {
+    const bool near = attempt + 1 < metric::fwhm_attempts;
+    const int box = near ? metric::fwhm_box(attempt) : k;
     const int bins = near ? min(box, m.fwhm_bins) : m.fwhm_bins;
     for (int b = threadIdx.x; b < 3 * m.fwhm_bins; b += block_threads) profile[b] = 0.0;
     __syncthreads();

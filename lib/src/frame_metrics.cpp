@@ -1,5 +1,6 @@
 #include "psfsim/frame_metrics.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -120,19 +121,34 @@ void frame_metrics(const MetricsPlan& plan, const PupilFacts& facts, const Phase
         *out = (column.name == "centroid_x" ? sx : sy) / total * plan.pixel_scale;
         break;
       case Metric::fwhm: {
-        const int bins = plan.fwhm_bins;
-        std::vector<double> sums(bins), distances(bins), counts(bins);
-        for (int r = 0; r < edge; ++r)
-          for (int c = 0; c < edge; ++c) {
-            const double d = std::hypot(double(c - peak_c), double(r - peak_r));
-            const int b = metric::profile_bin(d);
-            if (b >= bins) continue;
-            sums[b] += static_cast<double>(frame[static_cast<std::size_t>(r) * edge + c]);
-            distances[b] += d;
-            counts[b] += 1.0;
-          }
-        *out = 2.0 * metric::half_width(sums.data(), distances.data(), counts.data(), bins, peak) *
-               plan.pixel_scale;
+        const int all_bins = plan.fwhm_bins;
+        std::vector<double> sums(all_bins), distances(all_bins), counts(all_bins);
+        double half_width = 0.0;
+        for (int attempt = 0; attempt < metric::fwhm_attempts; ++attempt) {
+          const bool near = attempt + 1 < metric::fwhm_attempts;
+          const int box = near ? metric::fwhm_box(attempt) : edge;
+          const int bins = near ? std::min(box, all_bins) : all_bins;
+          std::fill(sums.begin(), sums.end(), 0.0);
+          std::fill(distances.begin(), distances.end(), 0.0);
+          std::fill(counts.begin(), counts.end(), 0.0);
+          const int r0 = near ? std::max(0, peak_r - box) : 0;
+          const int r1 = near ? std::min(edge, peak_r + box + 1) : edge;
+          const int c0 = near ? std::max(0, peak_c - box) : 0;
+          const int c1 = near ? std::min(edge, peak_c + box + 1) : edge;
+          for (int r = r0; r < r1; ++r)
+            for (int c = c0; c < c1; ++c) {
+              const double d = std::hypot(double(c - peak_c), double(r - peak_r));
+              const int b = metric::profile_bin(d);
+              if (b >= bins) continue;
+              sums[b] += static_cast<double>(frame[static_cast<std::size_t>(r) * edge + c]);
+              distances[b] += d;
+              counts[b] += 1.0;
+            }
+          half_width = metric::half_width(sums.data(), distances.data(), counts.data(), bins, peak);
+          const bool whole_frame_seen = !near || (r0 == 0 && c0 == 0 && r1 == edge && c1 == edge);
+          if (!std::isnan(half_width) || whole_frame_seen) break;
+        }
+        *out = 2.0 * half_width * plan.pixel_scale;
         break;
       }
       case Metric::ee: {

@@ -18,6 +18,14 @@ PSFSIM_HD inline double ee_weight(double d, double r) {
 // The FWHM's radial profile about the maximum: a pixel `d` pixels away adds to bin round(d).
 PSFSIM_HD inline int profile_bin(double d) { return static_cast<int>(d + 0.5); }
 
+// The FWHM's tries, on every backend: the profile within fwhm_box(t) pixels of the maximum
+// (rows and columns), which holds the half maximum of any PSF narrower than that; a wider
+// one takes the next box, then the whole frame. Bins below a box's half size lie whole in it
+// and are summed in the same order, so a try that finds the half maximum gives what the whole
+// frame would, bit for bit.
+inline constexpr int fwhm_attempts = 3;  // two boxes, then the whole frame
+PSFSIM_HD constexpr int fwhm_box(int attempt) { return attempt == 0 ? 8 : 32; }
+
 // Half the FWHM, in pixels: the profile's bins (value sum, distance sum, count), each bin
 // taken at its mean distance and mean value, linearly interpolated where the profile first
 // falls to half of `peak` (bin 0 is the maximum alone). NaN when bins [0, bins) never fall
