@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
-#include <memory>
 #include <random>
 
 #include "contiguous_parallel.hpp"

@@ -100,20 +100,23 @@ std::size_t ParameterDatasets::column(const Key& k) const {
                                   keys_.begin());
 }
 
-void ParameterDatasets::fill_rows(std::size_t count, std::vector<double>& rows) {
+void ParameterDatasets::fill_columns(std::size_t count, std::vector<double>& values) {
   const std::size_t columns = keys_.size();
-  rows.assign(count * columns, 0.0);
+  values.assign(count * columns, 0.0);
   frames_.prepare(written_, count);
+  const auto at = [&](std::size_t column, std::size_t i) -> double& {
+    return values[column * count + i];
+  };
   std::function<void(std::size_t, std::size_t)> fill;
   if (const RandomFrameDraws* drawn = frames_.drawn()) {
-    // Drawn frames: their values straight into the fixed row, no frame built.
+    // Drawn frames: their values straight into the columns, no frame built.
+    for (std::size_t c = 0; c < columns; ++c)
+      std::fill_n(values.begin() + static_cast<std::ptrdiff_t>(c * count), count, fixed_row_[c]);
     fill = [&, drawn](std::size_t lo, std::size_t hi) {
-      std::vector<double> values(drawn_columns_.size());
+      std::vector<double> draws(drawn_columns_.size());
       for (std::size_t i = lo; i < hi; ++i) {
-        double* row = rows.data() + i * columns;
-        std::copy(fixed_row_.begin(), fixed_row_.end(), row);
-        drawn->values(written_ + i, values.data());
-        for (std::size_t k = 0; k < values.size(); ++k) row[drawn_columns_[k]] = values[k];
+        drawn->values(written_ + i, draws.data());
+        for (std::size_t k = 0; k < draws.size(); ++k) at(drawn_columns_[k], i) = draws[k];
       }
     };
   } else {
@@ -126,7 +129,7 @@ void ParameterDatasets::fill_rows(std::size_t count, std::vector<double>& rows) 
           if (position >= recent.size()) recent.resize(position + 1, {Key{}, columns});
           if (recent[position].second == columns || recent[position].first != k)
             recent[position] = {k, column(k)};
-          rows[i * columns + recent[position].second] += w;
+          at(recent[position].second, i) += w;
         });
     };
   }
@@ -139,17 +142,11 @@ void ParameterDatasets::write_through(std::size_t last) {
   last = std::min(last, frames_.size());
   if (last <= written_) return;
   const std::size_t count = last - written_;
-  const std::size_t columns = keys_.size();
-  if (columns > 0) {
-    std::vector<double> rows;  // [frame][column]
-    fill_rows(count, rows);
-    std::vector<double> values(count);
-    for (std::size_t c = 0; c < columns; ++c) {
-      for (std::size_t f = 0; f < count; ++f) values[f] = rows[f * columns + c];
-      write_rows(sets_[c].get(), written_, count, 1, values.data(),
-                 "/parameters/" + name_of(keys_[c]));
-    }
-  }
+  std::vector<double> values;  // [column][frame]: each column contiguous for HDF5
+  fill_columns(count, values);
+  for (std::size_t c = 0; c < keys_.size(); ++c)
+    write_rows(sets_[c].get(), written_, count, 1, values.data() + c * count,
+               "/parameters/" + name_of(keys_[c]));
   written_ = last;
 }
 

@@ -22,12 +22,12 @@ class ParameterDatasets {
  private:
   using Key = std::tuple<bool, int, int>;  // zernike?, l or j, m or -1
   [[nodiscard]] std::size_t column(const Key& k) const;
-  // Rows [written_, written_ + count) into `rows`, [frame][column].
-  void fill_rows(std::size_t count, std::vector<double>& rows);
+  // The entries of frames [written_, written_ + count) into `values`, [column][frame].
+  void fill_columns(std::size_t count, std::vector<double>& values);
 
   BatchTerms frames_;
   std::vector<Key> keys_;  // sorted: the datasets' order
-  // Drawn frames: the row every frame shares (its fixed terms) and the draws' columns.
+  // Drawn frames: the entries every frame shares (its fixed terms) and the draws' columns.
   std::vector<double> fixed_row_;
   std::vector<std::size_t> drawn_columns_;
   std::vector<Handle> sets_;
