@@ -201,6 +201,54 @@ void time_products(int n, int k, int frames, int repeats) {
                                                   {a.data(), n, 0, false}, e.data(), k, 1LL * k * k,
                                                   frames);
       });
+  // The products with real matrices (the grid's mirror symmetry folded into the pupils):
+  // T = Q F^T as one sgemm over every frame's two planes of 2H rows, then E = F T batched over
+  // frames and planes; H = N/2 classes of mirrored samples.
+  {
+    const int h2 = n;  // 2H
+    DeviceBuffer<float> fr(static_cast<std::size_t>(k) * h2);
+    DeviceBuffer<float> q(static_cast<std::size_t>(frames) * 2 * h2 * h2);
+    DeviceBuffer<float> tr(static_cast<std::size_t>(frames) * 2 * h2 * k);
+    DeviceBuffer<float> er(static_cast<std::size_t>(frames) * 2 * k * k);
+    PSFSIM_CUDA_CHECK(cudaMemset(fr.data(), 0, fr.bytes()));
+    PSFSIM_CUDA_CHECK(cudaMemset(q.data(), 0, q.bytes()));
+    const long long rows = 2LL * frames * h2;  // every frame's two planes of 2H rows
+    // T^T = F Q^T (K x rows, column-major) or T = Q F^T (rows x K); E per frame and plane.
+    for (const bool tall : {false, true}) {
+      std::vector<double> one, two;
+      for (int r = 0; r < repeats + 2; ++r) {
+        PSFSIM_CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
+        if (tall)
+          psfsim::cuda::real_gemm_strided_batched<float>(
+              blas, static_cast<int>(rows), k, h2, {q.data(), h2, 0, true},
+              {fr.data(), h2, 0, false}, tr.data(), static_cast<int>(rows), 0, 1);
+        else
+          psfsim::cuda::real_gemm_strided_batched<float>(
+              blas, k, static_cast<int>(rows), h2, {fr.data(), h2, 0, true},
+              {q.data(), h2, 0, false}, tr.data(), k, 0, 1);
+        PSFSIM_CUDA_CHECK(cudaEventRecord(middle.get(), stream.get()));
+        if (tall)
+          psfsim::cuda::real_gemm_strided_batched<float>(
+              blas, k, k, h2, {tr.data(), static_cast<int>(rows), h2, true},
+              {fr.data(), h2, 0, false}, er.data(), k, 1LL * k * k, 2 * frames);
+        else
+          psfsim::cuda::real_gemm_strided_batched<float>(
+              blas, k, k, h2, {tr.data(), k, 1LL * h2 * k, false}, {fr.data(), h2, 0, false},
+              er.data(), k, 1LL * k * k, 2 * frames);
+        PSFSIM_CUDA_CHECK(cudaEventRecord(end.get(), stream.get()));
+        PSFSIM_CUDA_CHECK(cudaEventSynchronize(end.get()));
+        if (r < 2) continue;
+        one.push_back(psfsim::cuda::elapsed_seconds(start, middle));
+        two.push_back(psfsim::cuda::elapsed_seconds(middle, end));
+      }
+      const double t1 = spread(one).median, t2 = spread(two).median;
+      std::printf("  products of %d frames, real (mirror-folded, %s): %.3f + %.3f ms (%.1f, %.1f "
+                  "TFLOP/s): %.0f frames/s\n",
+                  frames, tall ? "T = Q F^T tall" : "T^T = F Q^T", 1e3 * t1, 1e3 * t2,
+                  4.0 * frames * nn * k / t1 * 1e-12, 4.0 * frames * nk * k / t2 * 1e-12,
+                  frames / (t1 + t2));
+    }
+  }
 }
 
 // The pupil kernel alone on `frames` frames, its tables in device memory or read over the

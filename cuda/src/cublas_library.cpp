@@ -53,6 +53,8 @@ const CublasLibrary& cublas() {
   bind(handle, "cublasCgemmStridedBatched", library.cgemm_strided_batched);
   bind(handle, "cublasCgemm3mStridedBatched", library.cgemm3m_strided_batched);
   bind(handle, "cublasZgemmStridedBatched", library.zgemm_strided_batched);
+  bind(handle, "cublasSgemmStridedBatched", library.sgemm_strided_batched);
+  bind(handle, "cublasDgemmStridedBatched", library.dgemm_strided_batched);
   bind(handle, "cublasGetStatusName", library.status_name);
   opened.store(&library);
   return library;

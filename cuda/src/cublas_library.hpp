@@ -14,6 +14,8 @@ struct CublasLibrary {
   decltype(&cublasCgemmStridedBatched) cgemm_strided_batched = nullptr;
   decltype(&cublasCgemm3mStridedBatched) cgemm3m_strided_batched = nullptr;
   decltype(&cublasZgemmStridedBatched) zgemm_strided_batched = nullptr;
+  decltype(&cublasSgemmStridedBatched) sgemm_strided_batched = nullptr;
+  decltype(&cublasDgemmStridedBatched) dgemm_strided_batched = nullptr;
   decltype(&cublasGetStatusName) status_name = nullptr;
 };
 

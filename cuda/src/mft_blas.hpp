@@ -55,4 +55,19 @@ void gemm_strided_batched(const BlasHandle& blas, int m, int n, int k, const Gem
                           long long stride_c, int batch,
                           ComplexProduct product = ComplexProduct::four_real);
 
+// A real operand, as GemmOperand: `stride` real values apart.
+template <typename Real>
+struct RealOperand {
+  const Real* data = nullptr;
+  int ld = 0;
+  long long stride = 0;
+  bool transposed = false;
+};
+
+// The real product C_i = op(A_i) op(B_i): sgemm or dgemm, strided-batched.
+template <typename Real>
+void real_gemm_strided_batched(const BlasHandle& blas, int m, int n, int k,
+                               const RealOperand<Real>& a, const RealOperand<Real>& b, Real* c,
+                               int ldc, long long stride_c, int batch);
+
 }  // namespace psfsim::cuda
