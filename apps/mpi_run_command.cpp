@@ -54,6 +54,8 @@ RunSpec rank_spec(RunSpec& user, const MpiWorld& world) {
     const auto first = user.frames.begin() + static_cast<std::ptrdiff_t>(block.first);
     spec.frames.assign(first, first + static_cast<std::ptrdiff_t>(block.count));
   }
+  spec.block_first = block.first;
+  spec.whole_batch = batch;
   spec.output = rank_file_path(user.output, world.rank(), ranks);
   if (spec.threads == 0)
     spec.threads = rank_threads(static_cast<int>(std::thread::hardware_concurrency()),

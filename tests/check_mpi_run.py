@@ -62,10 +62,19 @@ def main():
             failures.append(what)
             print("FAIL:", what)
 
+    # A stack of 7 OPD maps defines the batch: each rank takes its block's maps.
+    stack = os.path.join(work, "opd-stack.npy")
+    y, x = np.mgrid[-1:1:24j, -1:1:24j]
+    np.save(stack, np.stack([40.0 * i * x * x - 25.0 * y for i in range(7)]))
     cases = [
         ("single", ["--samples", "24", "--vary", "Z4,-1,1,7", "--zernike", "11,0.05"]),
         ("double-crop", ["--samples", "32", "--precision", "double", "--crop", "24",
                          "--random", "4-10,0.1,7,3"]),  # 7 draws a frame: rank blocks start mid-pair
+        # The noise is keyed by the whole batch's frame index, not a rank's own.
+        ("noise", ["--samples", "24", "--crop", "16", "--vary", "Z4,-1,1,7", "--photons", "1e4",
+                   "--background", "2", "--read-noise", "1.5", "--noise-seed", "11"]),
+        ("opd-stack", ["--samples", "24", "--pupil-opd", stack, "--opd-units", "nm",
+                       "--wavelength", "500nm"]),
     ]
     for name, options in cases if part == "equal" else []:
         section(name)

@@ -17,7 +17,8 @@ DetectorStage::DetectorStage(const RunSpec& spec, const Geometry& g, double pupi
       edge_(g.frame),
       sub_(g.oversample),
       jitter_sub_pixels_(g.jitter_lambda_over_d / (g.pixel_scale_lambda_over_d / g.oversample)),
-      photons_(spec.optics.photons.has_value()) {
+      photons_(spec.optics.photons.has_value()),
+      block_first_(spec.block_first) {
   if (photons_) {
     // The fraction of the pupil's energy in a sub-pixel of side a (lambda/D) is
     // |E|^2 a^2 d^2 / sum A^2, d the pupil sample spacing in units of D (SPEC §6's |E|^2).
@@ -94,7 +95,7 @@ const void* DetectorStage::process(const void* in, std::size_t frames, std::size
     for_contiguous_runs(frames, [&](std::size_t lo, std::size_t hi) {
       std::vector<T> scratch(2 * sub_pixels);
       for (std::size_t f = lo; f < hi; ++f)
-        process_frame(src + f * sub_pixels, dst + f * pixels, scratch.data(), first + f);
+        process_frame(src + f * sub_pixels, dst + f * pixels, scratch.data(), block_first_ + first + f);
     });
   };
   if (precision_ == Precision::single) run(float{});

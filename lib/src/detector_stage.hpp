@@ -38,6 +38,7 @@ class DetectorStage {
   double background_ = 0.0;
   double read_noise_ = 0.0;
   std::uint64_t seed_ = 0;
+  std::size_t block_first_ = 0;  // the noise is keyed by the whole batch's frame index
   double peak_ = 1.0;
   std::vector<unsigned char> out_[2];
 };

@@ -109,7 +109,7 @@ void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count)
   const auto work = [&](std::size_t lo, std::size_t hi) {
     for (std::size_t i = lo; i < hi; ++i) {
       chunk.phases[i] = compile_phase(in_waves(terms_.frame(first + i)), degree_);
-      chunk.phases[i].batch_index = static_cast<long long>(first + i);
+      chunk.phases[i].batch_index = static_cast<long long>(spec_.block_first + first + i);
     }
   };
   // A GPU leaves the host's cores free, and at a million PSFs/s one core cannot compile
@@ -148,7 +148,7 @@ void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
                              static_cast<std::size_t>(geometry_.frame) * geometry_.frame,
                              spec_.precision);
   if (bad)
-    throw RuntimeFailure("frame " + std::to_string(first + *bad) + " holds a non-finite value (" +
+    throw RuntimeFailure("frame " + std::to_string(spec_.block_first + first + *bad) + " holds a non-finite value (" +
                          backend_name_ + " backend, " + std::string(to_string(spec_.precision)) +
                          " precision): nothing was written");
 }

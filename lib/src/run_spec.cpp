@@ -67,14 +67,6 @@ void validate(const RunSpec& spec) {
                             std::to_string(max_padded_size));
   const Geometry g = geometry(spec);  // the sampling options' own checks
   validate_aperture(spec.aperture, g.reference_wavelength_m);
-  // Beyond M the FFT has no pixels; an explicit MFT computes them (the pattern repeats
-  // with period M pixels there, as the sampled pupil's transform does).
-  if (spec.crop && !g.physical && spec.optics.propagation != Propagation::mft) {
-    const int m = g.padded;
-    require(*spec.crop <= m, "--crop " + std::to_string(*spec.crop) +
-                                 ": must be between 1 and the padded size (" +
-                                 std::to_string(m) + ")");
-  }
   require(std::isfinite(spec.obscuration) && spec.obscuration >= 0.0 && spec.obscuration < 1.0,
           "--obscuration " + std::to_string(spec.obscuration) + ": must be in [0, 1)");
   require(spec.repeat >= 1 && spec.repeat <= 1'000'000,
@@ -150,7 +142,8 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   p.stage_timing = spec.stage_timing;
   p.pupil = std::make_shared<const PupilFacts>(p.samples, p.padded, p.grid, p.obscuration,
                                                spec.aperture, g.reference_wavelength_m,
-                                               batch_size(spec));
+                                               spec.whole_batch > 0 ? spec.whole_batch
+                                                                    : batch_size(spec));
   if (p.pupil->amplitude_maps > 1 &&
       (spec.normalization == Normalization::peak || spec.optics.photons))
     throw InputError("--pupil-amplitude: one amplitude map per frame needs --normalize none or "

@@ -37,6 +37,11 @@ struct RunSpec {
   std::vector<PhaseTerms> frames{PhaseTerms{}};  // B >= 1, unless `drawn`
   // --random's frames, drawn as the run reaches them; `frames` is then empty.
   std::optional<RandomFrames> drawn;
+  // Where these frames sit in the user's whole batch: an MPI rank's block starts at
+  // `block_first` of `whole_batch` frames (0: this run is the whole batch). Per-frame pupil
+  // maps and the noise (keyed by frame) take the whole batch's indices.
+  std::size_t block_first = 0;
+  std::size_t whole_batch = 0;
   std::filesystem::path output;
   bool force = false;
   bool quiet = false;
