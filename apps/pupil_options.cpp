@@ -42,9 +42,10 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
       ->capture_default_str();
   c.add_option("--fft-effort", o.fft_effort,
                "CPU: FFTW planning effort; patient finds faster plans (at N = 128 about a "
-               "third less FFT time) but plans for seconds, once: the wisdom cache keeps its plans")
-      ->check(CLI::IsMember({"estimate", "measure", "patient", "exhaustive"}))
-      ->capture_default_str();
+               "third less FFT time) but plans for seconds, once: the wisdom cache keeps its plans; "
+               "default: measure, or estimate with --wisdom none, so that reruns without wisdom "
+               "still plan alike")
+      ->check(CLI::IsMember({"estimate", "measure", "patient", "exhaustive"}));
   c.add_option("--wisdom", o.wisdom,
                "FFTW wisdom file, read before planning and updated after (CPU backend); default: the "
                "per-user cache $XDG_CACHE_HOME/psfsim/fftw-wisdom (else ~/.cache/psfsim/), "
@@ -77,7 +78,11 @@ void apply(const PupilOptions& o, RunSpec& s) {
   s.threads = o.threads;
   s.device = o.device;
   s.wisdom = o.wisdom;
-  s.fft_effort = *parse_fft_effort(o.fft_effort);
+  // Without wisdom a measured plan is timed afresh in every process and may differ: the
+  // default then plans by estimate, whose choice is the same in every run (SPEC §8).
+  s.fft_effort = o.fft_effort.empty()
+                     ? (o.wisdom == "none" ? FftEffort::estimate : FftEffort::measure)
+                     : *parse_fft_effort(o.fft_effort);
   s.stage_timing = o.stage_timing;
 }
 

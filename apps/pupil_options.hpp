@@ -21,7 +21,7 @@ struct PupilOptions {
   int threads = 0;
   int device = 0;
   std::string wisdom;
-  std::string fft_effort = "measure";
+  std::string fft_effort;  // "": measure, or estimate with --wisdom none (deterministic plans)
   bool stage_timing = false;
 };
 

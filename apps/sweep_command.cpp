@@ -66,7 +66,7 @@ std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backe
   if (!m.store.empty()) t << "store = " << toml_string(m.store) << "\n";
   t << "device = " << p.device << "\n";
   if (!p.wisdom.empty()) t << "wisdom = " << toml_string(p.wisdom) << "\n";
-  t << "fft-effort = " << toml_string(p.fft_effort) << "\n";
+  if (!p.fft_effort.empty()) t << "fft-effort = " << toml_string(p.fft_effort) << "\n";
   if (p.stage_timing) t << "stage-timing = true\n";
   t << "output = " << toml_string(o.output) << "\n";
   return t.str();

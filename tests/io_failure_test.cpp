@@ -123,6 +123,23 @@ TEST(IoFailure, FolderWithoutWritePermission) {
   EXPECT_TRUE(folder_entries(dir).empty());
 }
 
+// A folder that is not there is the same I/O failure (ENOENT), for run, sweep and export.
+TEST(IoFailure, MissingFolder) {
+  const std::string dir = fresh_dir("missing-folder");
+  const std::string out = dir + "/no/such/folder/x.h5";
+  expect_one_line_failure(run_psfsim("run --backend cpu --samples 16 --quiet -o " + out), out,
+                          {"No such file or directory"});
+  expect_one_line_failure(
+      run_psfsim("sweep --backends cpu --sizes 16 --repeat 1 --quiet -o " + out), out,
+      {"No such file or directory"});
+  const std::string in = dir + "/in.h5";
+  ASSERT_EQ(run_psfsim("run --backend cpu --samples 16 --quiet -o " + in).exit_code, 0);
+  const std::string fits = dir + "/no/x.fits";
+  expect_one_line_failure(run_psfsim("export " + in + " --fits " + fits), fits,
+                          {"No such file or directory"});
+  EXPECT_EQ(folder_entries(dir), std::vector<std::string>{"in.h5"});
+}
+
 TEST(IoFailure, PseudoFileSystemFolder) {
   const auto r = run_psfsim("run --backend cpu --samples 16 -o /proc/psfsim-out.h5");
   expect_one_line_failure(r, "/proc/psfsim-out.h5", {"No such file", "Permission denied"});

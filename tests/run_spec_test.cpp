@@ -58,6 +58,7 @@ TEST(RunSpec, RejectsEachBadValueWithItsOptionName) {
   expect_rejected(s, "--padded-size");
   s = valid();
   s.crop = 257;
+  s.optics.propagation = Propagation::fft;
   expect_rejected(s, "--crop");
   s = valid();
   s.crop = 0;
@@ -78,6 +79,37 @@ TEST(RunSpec, RejectsEachBadValueWithItsOptionName) {
   s.pad_factor = 2.0;
   s.padded_size = 256;
   expect_rejected(s, "--padded-size");
+}
+
+// SPEC §6: auto takes the MFT where only it applies, as for a crop larger than M.
+TEST(RunSpec, AutoPropagationTakesTheMftForACropBeyondThePaddedSize) {
+  RunSpec s = valid();
+  s.samples = 32;
+  s.crop = 100;
+  validate(s);
+  const Geometry g = geometry(s);
+  EXPECT_EQ(g.padded, 64);
+  EXPECT_EQ(g.frame, 100);
+  EXPECT_FALSE(g.fft_applies);
+  EXPECT_EQ(g.propagation, Propagation::mft);
+}
+
+// SPEC §6: pixel_scale_arcsec is recorded wherever a diameter and a wavelength make the
+// pixel scale an angle, from the pad factor's lambda/D as from an explicit one.
+TEST(RunSpec, ADiameterAndAWavelengthGiveThePixelScaleInArcsec) {
+  RunSpec s = valid();
+  s.samples = 32;
+  EXPECT_FALSE(geometry(s).pixel_scale_arcsec.has_value());
+  s.optics.wavelength_m = 500e-9;
+  s.optics.diameter_m = 1.0;
+  const double arcsec_per_radian = 180.0 * 3600.0 / M_PI;
+  const Geometry g = geometry(s);  // s = N/M = 0.5 lambda/D
+  ASSERT_TRUE(g.pixel_scale_arcsec.has_value());
+  EXPECT_NEAR(*g.pixel_scale_arcsec, 0.5 * 500e-9 / 1.0 * arcsec_per_radian, 1e-12);
+  s.optics.pixel_scale = Angle{0.37, true};  // in lod
+  const Geometry lod = geometry(s);
+  ASSERT_TRUE(lod.pixel_scale_arcsec.has_value());
+  EXPECT_NEAR(*lod.pixel_scale_arcsec, 0.37 * 500e-9 * arcsec_per_radian, 1e-12);
 }
 
 }  // namespace

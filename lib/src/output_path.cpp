@@ -79,8 +79,6 @@ void check_output_path(const fs::path& path, bool force, std::string_view option
     throw InputError(name + ": is a folder, not a file name");
   const fs::path folder = folder_of(path);
   std::error_code ec;
-  if (!fs::is_directory(folder, ec))
-    throw InputError(name + ": folder '" + folder.string() + "' does not exist");
   if (fs::exists(path, ec) && !force)
     throw InputError(name + ": file exists (use --force to overwrite)");
   // A real file, not access(): root passes access() on read-only mounts and pseudo file
