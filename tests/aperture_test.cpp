@@ -7,8 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <fstream>
 #include <numbers>
 #include <string>
@@ -23,6 +21,7 @@
 #include "psfsim/pupil_maps.hpp"
 #include "psfsim/spectrum.hpp"
 #include "psfsim/units.hpp"
+#include "map_writers.hpp"
 #include "test_support.hpp"
 
 namespace psfsim {
@@ -31,102 +30,10 @@ namespace {
 using test::relative_l2;
 constexpr double pi = std::numbers::pi;
 
-// ---------------------------------------------------------------------------------------
-// Writers of the three formats, independent of psfsim's readers.
-
-using Dims = std::vector<std::size_t>;
-
-// The bytes of `value` most significant first, as FITS (and '>' NumPy dtypes) store them.
-template <typename T>
-void append_big_endian(std::string& out, T value) {
-  char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  for (std::size_t i = sizeof(T); i > 0; --i) out += bytes[i - 1];
-}
-
-// NumPy's format 1.0: magic, version, header length, the dict padded to 64 bytes, data.
-void write_npy(const std::string& path, const Dims& dims, const std::vector<double>& v,
-               const std::string& descr = "<f8", bool fortran = false) {
-  std::string shape = "(";
-  for (const auto d : dims) shape += std::to_string(d) + ", ";
-  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " +
-                     (fortran ? "True" : "False") + ", 'shape': " + shape + "), }";
-  while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
-  dict += '\n';
-  std::string bytes = "\x93NUMPY";
-  bytes += '\x01';
-  bytes += '\x00';
-  bytes += static_cast<char>(dict.size() & 0xff);
-  bytes += static_cast<char>(dict.size() >> 8);
-  bytes += dict;
-  for (const double x : v) {
-    if (descr == "<f8") {
-      bytes.append(reinterpret_cast<const char*>(&x), 8);
-    } else if (descr == "<f4") {
-      const float f = static_cast<float>(x);
-      bytes.append(reinterpret_cast<const char*>(&f), 4);
-    } else if (descr == "<i4") {
-      const std::int32_t i = static_cast<std::int32_t>(x);
-      bytes.append(reinterpret_cast<const char*>(&i), 4);
-    } else {  // ">f8"
-      append_big_endian(bytes, x);
-    }
-  }
-  std::ofstream(path, std::ios::binary) << bytes;
-}
-
-// A FITS primary HDU: 80-character cards in 2880-byte blocks, big-endian data. NAXIS1 is the
-// last (fastest) dimension.
-void write_fits(const std::string& path, const Dims& dims, const std::vector<double>& v,
-                int bitpix = -64) {
-  std::string header;
-  const auto card = [&](const std::string& key, const std::string& value) {
-    std::string c = key;
-    c.resize(8, ' ');
-    if (!value.empty()) {
-      c += "= ";
-      c += std::string(value.size() < 20 ? 20 - value.size() : 0, ' ') + value;
-    }
-    c.resize(80, ' ');
-    header += c;
-  };
-  card("SIMPLE", "T");
-  card("BITPIX", std::to_string(bitpix));
-  card("NAXIS", std::to_string(dims.size()));
-  for (std::size_t a = 0; a < dims.size(); ++a)
-    card("NAXIS" + std::to_string(a + 1), std::to_string(dims[dims.size() - 1 - a]));
-  card("END", "");
-  header.resize((header.size() + 2879) / 2880 * 2880, ' ');
-  std::string data;
-  for (const double x : v) {
-    if (bitpix == -64) append_big_endian(data, x);
-    else if (bitpix == -32) append_big_endian(data, static_cast<float>(x));
-    else append_big_endian(data, static_cast<std::int16_t>(x));  // BITPIX 16
-  }
-  data.resize((data.size() + 2879) / 2880 * 2880, '\0');
-  std::ofstream(path, std::ios::binary) << header << data;
-}
-
-// An HDF5 dataset (intermediate groups created) of `file_type`, written from doubles.
-void write_h5(const std::string& path, const std::string& dataset, const Dims& dims,
-              const std::vector<double>& v, hid_t file_type = H5T_IEEE_F64LE,
-              bool truncate = true) {
-  const hid_t file = truncate ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)
-                              : H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  ASSERT_GE(file, 0) << path;
-  std::vector<hsize_t> hd(dims.begin(), dims.end());
-  const hid_t space = H5Screate_simple(static_cast<int>(hd.size()), hd.data(), nullptr);
-  const hid_t links = H5Pcreate(H5P_LINK_CREATE);
-  H5Pset_create_intermediate_group(links, 1);
-  const hid_t set = H5Dcreate2(file, dataset.c_str(), file_type, space, links, H5P_DEFAULT,
-                               H5P_DEFAULT);
-  ASSERT_GE(set, 0) << dataset;
-  EXPECT_GE(H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), 0);
-  H5Dclose(set);
-  H5Pclose(links);
-  H5Sclose(space);
-  H5Fclose(file);
-}
+using test::Dims;
+using test::write_fits;
+using test::write_h5;
+using test::write_npy;
 
 // ---------------------------------------------------------------------------------------
 // Runs through the library.
@@ -551,14 +458,25 @@ TEST(PupilMapFiles, BadFilesExit2NamingTheFile) {
   with_nan[37] = std::nan("");
   write_npy(d + "/shape.npy", {16, 15}, std::vector<double>(16 * 15, 1.0));
   write_npy(d + "/rank.npy", {256}, ok);
-  write_npy(d + "/int.npy", {16, 16}, ok, "<i4");
-  write_npy(d + "/big.npy", {16, 16}, ok, ">f8");
-  write_npy(d + "/fortran.npy", {16, 16}, ok, "<f8", true);
+  write_npy(d + "/complex.npy", {16, 16}, ok, "<c16");
+  write_npy(d + "/string.npy", {16, 16}, ok, "|S8");
+  write_npy(d + "/half.npy", {16, 16}, ok, "<f2");
+  write_npy(d + "/fortran.npy", {16, 15}, std::vector<double>(16 * 15, 1.0), ">f8", true);
   write_npy(d + "/nan.npy", {16, 16}, with_nan);
-  write_fits(d + "/int.fits", {16, 16}, ok, 16);
+  std::vector<double> with_blank = ok;
+  with_blank[37] = -1;
+  write_fits(d + "/blank.fits", {16, 16}, with_blank, 16, {{"BLANK", "-1"}});
   write_fits(d + "/shape.fits", {17, 16}, std::vector<double>(17 * 16, 1.0));
   write_fits(d + "/nan.fits", {16, 16}, with_nan, -32);
-  write_h5(d + "/int.h5", "a", {16, 16}, ok, H5T_STD_I32LE);
+  const hid_t complex = H5Tcreate(H5T_COMPOUND, 16);  // h5py's complex128
+  H5Tinsert(complex, "r", 0, H5T_IEEE_F64LE);
+  H5Tinsert(complex, "i", 8, H5T_IEEE_F64LE);
+  write_h5(d + "/complex.h5", "a", {16, 16}, {}, complex);
+  H5Tclose(complex);
+  const hid_t colour = H5Tenum_create(H5T_STD_I8LE);  // an enum that is not h5py's bool
+  for (const signed char v : {0, 1}) H5Tenum_insert(colour, v == 0 ? "RED" : "GREEN", &v);
+  write_h5(d + "/enum.h5", "a", {16, 16}, {}, colour);
+  H5Tclose(colour);
   write_h5(d + "/two.h5", "a", {16, 16}, ok);
   write_h5(d + "/two.h5", "b", {16, 16}, ok, H5T_IEEE_F64LE, false);
   write_h5(d + "/nan.h5", "a", {16, 16}, with_nan);
@@ -571,14 +489,16 @@ TEST(PupilMapFiles, BadFilesExit2NamingTheFile) {
   const std::vector<Bad> cases{
       {"--pupil-amplitude " + d + "/shape.npy", "16 x 15 map"},
       {"--pupil-opd " + d + "/rank.npy", "has 1"},
-      {"--pupil-amplitude " + d + "/int.npy", "dtype '<i4'"},
-      {"--pupil-amplitude " + d + "/big.npy", "dtype '>f8'"},
-      {"--pupil-opd " + d + "/fortran.npy", "Fortran"},
+      {"--pupil-amplitude " + d + "/complex.npy", "dtype '<c16'"},
+      {"--pupil-amplitude " + d + "/string.npy", "dtype '|S8'"},
+      {"--pupil-amplitude " + d + "/half.npy", "dtype '<f2'"},
+      {"--pupil-opd " + d + "/fortran.npy", "16 x 15 map"},
       {"--pupil-opd " + d + "/nan.npy", "non-finite value (nan) at row 2, column 5"},
-      {"--pupil-amplitude " + d + "/int.fits", "BITPIX 16"},
+      {"--pupil-amplitude " + d + "/blank.fits", "non-finite value (nan) at row 2, column 5"},
       {"--pupil-amplitude " + d + "/shape.fits", "17 x 16 map"},
       {"--pupil-opd " + d + "/nan.fits", "non-finite"},
-      {"--pupil-amplitude " + d + "/int.h5", "float32 or float64"},
+      {"--pupil-amplitude " + d + "/complex.h5", "an integer, a float or a bool"},
+      {"--pupil-amplitude " + d + "/enum.h5", "an integer, a float or a bool"},
       {"--pupil-amplitude " + d + "/two.h5", "2 datasets"},
       {"--pupil-amplitude " + d + "/two.h5:c", "no dataset 'c'"},
       {"--pupil-opd " + d + "/nan.h5:a", "non-finite"},

@@ -1,6 +1,7 @@
 #pragma once
 // Pupil maps from files (SPEC §7): --pupil-amplitude and --pupil-opd read from an HDF5
-// dataset, a NumPy .npy array or a FITS primary HDU, told apart by their first bytes.
+// dataset, a NumPy .npy array or a FITS primary HDU, told apart by their first bytes; a bool,
+// integer or float map is widened to double.
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -23,7 +24,7 @@ struct PupilMap {
 
 // `text` is FILE or FILE:DATASET (the whole text when that names an existing file). The
 // default dataset of an HDF5 file is its only dataset at the root. Every problem (no such
-// file or dataset, an unknown format, a dtype other than little-endian float32/float64, a
+// file or dataset, an unknown format, a dtype other than bool, integer or float, a
 // rank other than 2 or 3, a NaN or infinity) is an InputError naming `option` and the file.
 [[nodiscard]] PupilMap read_pupil_map(std::string_view text, std::string_view option,
                                       bool header_only = false);
