@@ -71,7 +71,9 @@ def check_common(name, h5, out):
         check(h["NORMALIZ"] == a["normalization"], f"{name}: NORMALIZ {h.get('NORMALIZ')!r}")
         check(h["SAMPLES"] == a["samples"], f"{name}: SAMPLES {h.get('SAMPLES')!r}")
         check(h["PROPAGAT"] == a["propagation"], f"{name}: PROPAGAT {h.get('PROPAGAT')!r}")
-        check(h["OVERSAMP"] == a.get("oversample", 1), f"{name}: OVERSAMP {h.get('OVERSAMP')}")
+        # POPPY's meaning: the frames are on detector pixels; DET_SAMP says how finely computed.
+        check(h["OVERSAMP"] == 1, f"{name}: OVERSAMP {h.get('OVERSAMP')}")
+        check(h["DET_SAMP"] == a.get("oversample", 1), f"{name}: DET_SAMP {h.get('DET_SAMP')}")
         waves = len(a["wavelengths_m"]) if "wavelengths_m" in a else 1
         check(h["NWAVES"] == waves, f"{name}: NWAVES {h.get('NWAVES')}, want {waves}")
         check(close(h["PIXSCLLD"], a["pixel_scale_lambda_over_d"]), f"{name}: PIXSCLLD")
@@ -117,7 +119,7 @@ h5, out = run_and_export("band", "--band", "1.5um-2.5um,5", "--diameter", "6.5m"
                          "--noise-seed", "7")
 h = check_common("band", h5, out)
 check(h["NWAVES"] == 5, f"band: NWAVES {h.get('NWAVES')}")
-check(h["OVERSAMP"] == 3, f"band: OVERSAMP {h.get('OVERSAMP')}")
+check(h["DET_SAMP"] == 3, f"band: DET_SAMP {h.get('DET_SAMP')}")
 check(h.get("BUNIT") == "electron", f"band: BUNIT {h.get('BUNIT')!r}")
 
 # A lambda/D run: no physical scale, so no PIXELSCL, WAVELEN or DIFFLMT; PIXSCLLD instead.
@@ -127,7 +129,7 @@ h = check_common("lod", h5, out)
 for key in ("PIXELSCL", "WAVELEN", "DIFFLMT", "DIAM"):
     check(key not in h, f"lod: {key} without physical units")
 check(close(h["PIXSCLLD"], 0.4), f"lod: PIXSCLLD {h.get('PIXSCLLD')}")
-check(h["NWAVES"] == 1 and h["OVERSAMP"] == 1, "lod: NWAVES and OVERSAMP default to 1")
+check(h["NWAVES"] == 1 and h["DET_SAMP"] == 1, "lod: NWAVES and DET_SAMP default to 1")
 
 # No phase terms: a PARAMETERS table of no columns, one row per frame.
 h5, out = run_and_export("airy", "--samples", "32", "--precision", "double")

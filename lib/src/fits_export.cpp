@@ -260,7 +260,10 @@ void write_psf_keywords(Header& h, hid_t psf, hid_t root, const FitsExportReques
   if (wavelength && diameter && *diameter > 0)
     h.real("DIFFLMT", arcsec_per_radian * *wavelength / *diameter,
            "[arcsec] diffraction limit lambda/D");
-  h.integer("OVERSAMP", static_cast<long long>(read_number(psf, "oversample").value_or(1.0)),
+  // POPPY's meaning: OVERSAMP is the image's sampling over detector pixels (psfsim's frames
+  // are on detector pixels), DET_SAMP the sub-pixels per pixel and axis it integrated.
+  h.integer("OVERSAMP", 1, "these data are on detector pixels");
+  h.integer("DET_SAMP", static_cast<long long>(read_number(psf, "oversample").value_or(1.0)),
             "detector sub-pixels per pixel and axis, summed");
   const auto wavelengths = read_numbers(psf, "wavelengths_m");
   h.integer("NWAVES", wavelengths ? static_cast<long long>(wavelengths->size()) : 1,
