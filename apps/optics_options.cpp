@@ -61,9 +61,8 @@ void add_optics_options(CLI::App& run, OpticsOptions& o) {
       ->capture_default_str();
   run.add_option("--noise-seed", o.noise_seed,
                  "Seed of the noise: the same seed gives the same noise on every backend, "
-                 "chunking and machine")
-      ->type_name("SEED")
-      ->capture_default_str();
+                 "chunking and machine (default 0)")
+      ->type_name("SEED");
 }
 
 OpticsSpec to_optics_spec(const OpticsOptions& o) {
@@ -91,7 +90,9 @@ OpticsSpec to_optics_spec(const OpticsOptions& o) {
   s.photons = o.photons;
   s.background = o.background;
   s.read_noise = o.read_noise;
-  s.noise_seed = o.noise_seed;
+  if (o.noise_seed && !o.photons)
+    throw InputError("--noise-seed: the seed of the noise needs --photons (the noise model's scale)");
+  s.noise_seed = o.noise_seed.value_or(0);
   return s;
 }
 

@@ -26,7 +26,7 @@ struct OpticsOptions {
   std::optional<double> photons;
   double background = 0.0;
   double read_noise = 0.0;
-  std::uint64_t noise_seed = 0;
+  std::optional<std::uint64_t> noise_seed;  // 0 when not given
 };
 
 void add_optics_options(CLI::App& run, OpticsOptions& options);

@@ -186,13 +186,13 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
         s.samples = n;
         s.pad_factor = o.pad_factor;
         apply(o.pupil, s);
-        apply(o.metrics, s);
         s.output = o.output;
         s.frames = {terms};
         s.optics.propagation = *parse_propagation(propagation);
         const int m = geometry(s).padded;
         if (crop && *crop > m && s.optics.propagation != Propagation::mft) continue;
         s.crop = crop;
+        apply(o.metrics, s);  // after the shape: `all` depends on it
         validate(s);
         (void)make_plan(s, 1);  // refuses an aperture without samples
         specs.push_back(s);

@@ -111,6 +111,8 @@ std::vector<BadInput> bad_inputs() {
       {"jitter_angle_without_diameter", "run --jitter 5mas", "--jitter"},
       {"photons_zero", "run --photons 0", "--photons"},
       {"read_noise_without_photons", "run --read-noise 3", "--photons"},
+      {"noise_seed_without_photons", "run --noise-seed 5", "--photons"},
+      {"store_both_without_metrics", "run --store both", "--metrics"},
       {"bad_propagation", "run --propagation dft", "--propagation"},
       {"sweep_bad_size", "sweep --sizes 64,1", "--samples 1"},
       {"sweep_bad_batch", "sweep --sizes 16 --batch 0", "--batch"},

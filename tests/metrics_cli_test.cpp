@@ -30,6 +30,23 @@ using Shape = std::vector<unsigned long long>;
 // Three frames (Z4 = -0.2, 0, 0.2), N = 32, M = 64, default precision (single).
 const std::string three_frames = "run --backend cpu --samples 32 --vary Z4,-0.2,0.2,3 --quiet";
 
+// `all` is every metric the run can compute: without the FFT's whole plane (an MFT run), no mtf.
+TEST(MetricsCli, AllLeavesOutTheMtfWhereTheRunHasNoWholeFocalPlane) {
+  const std::string dir = fresh_dir("metrics-all-mft");
+  const std::string out = dir + "/m.h5";
+  const auto r = run_psfsim(three_frames + " --crop 16 --propagation mft --metrics all -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const H5Snapshot s = read_h5(out);
+  EXPECT_EQ(metric_sets(s), (std::set<std::string>{"strehl", "strehl_centre", "centroid_x",
+                                                   "centroid_y", "fwhm", "ee",
+                                                   "rms_wavefront"}));
+  // Named alone, the MTF is still refused there, with the reason.
+  const auto mtf = run_psfsim(three_frames + " --crop 16 --propagation mft --metrics mtf -o " +
+                              dir + "/n.h5");
+  EXPECT_EQ(mtf.exit_code, 2) << mtf.stderr_text;
+  EXPECT_NE(mtf.stderr_text.find("--metrics mtf"), std::string::npos) << mtf.stderr_text;
+}
+
 TEST(MetricsCli, StoreMetricsWritesMetricsAndNoPsf) {
   const std::string dir = fresh_dir("metrics-only");
   const std::string out = dir + "/m.h5";

@@ -18,10 +18,24 @@ constexpr int max_profile_bins = 1024;
 
 }  // namespace
 
+std::string mtf_unavailable(const RunSpec& spec, const Geometry& g) {
+  if (!g.fft_applies || spec.optics.propagation == Propagation::mft)
+    return "the MTF is the transform of the whole focal plane, which only the FFT propagation "
+           "computes (one wavelength, whole detector pixels with --oversample 1, no "
+           "--propagation mft)";
+  if (g.padded < 2 * g.samples - 1)
+    return "needs a padded size of at least 2N - 1 (" + std::to_string(2 * g.samples - 1) +
+           ") so that the PSF is sampled at Nyquist; use --pad-factor 2 or more";
+  return {};
+}
+
+std::string mtf_unavailable(const RunSpec& spec) { return mtf_unavailable(spec, geometry(spec)); }
+
 void validate_metrics(const RunSpec& spec, const Geometry& g) {
   const MetricsSpec& m = spec.metrics;
-  require(!(m.store == Store::metrics && m.metrics.empty()),
-          "--store metrics: no metrics to store; give --metrics too");
+  require(!(m.store && *m.store != Store::frames && m.metrics.empty()),
+          "--store " + std::string(m.store ? to_string(*m.store) : "") +
+              ": no metrics to store; give --metrics too");
   if (m.has(Metric::ee)) {
     require(!m.ee_radii.empty() && m.ee_radii.size() <= max_ee_radii,
             "--ee-radii " + format_number_list(m.ee_radii) + ": give 1 to " +
@@ -38,14 +52,8 @@ void validate_metrics(const RunSpec& spec, const Geometry& g) {
       require(std::isfinite(v) && v >= 0.0 && v <= 1.0,
               "--mtf-frequencies " + format_number_list(m.mtf_frequencies) +
                   ": frequencies are fractions of the cutoff D/lambda, in [0, 1]");
-    require(g.fft_applies && spec.optics.propagation != Propagation::mft,
-            "--metrics mtf: the MTF is the transform of the whole focal plane, which only the "
-            "FFT propagation computes (one wavelength, whole detector pixels with "
-            "--oversample 1, no --propagation mft)");
-    require(g.padded >= 2 * g.samples - 1,
-            "--metrics mtf: needs a padded size of at least 2N - 1 (" +
-                std::to_string(2 * g.samples - 1) + ") so that the PSF is sampled at Nyquist; "
-                "use --pad-factor 2 or more");
+    const std::string why = mtf_unavailable(spec, g);
+    require(why.empty(), "--metrics mtf: " + why);
   }
 }
 

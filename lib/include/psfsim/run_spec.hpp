@@ -101,6 +101,9 @@ struct Geometry {
 // Throws InputError naming the first offending option. Does not touch the file system.
 void validate(const RunSpec& spec);
 [[nodiscard]] Geometry geometry(const RunSpec& spec);
+// Why this run cannot compute the MTF metric, or "" when it can (--metrics all leaves it out
+// where it cannot). Throws InputError as geometry() does.
+[[nodiscard]] std::string mtf_unavailable(const RunSpec& spec);
 // The backend's plan, pupil facts included: throws InputError for an aperture without samples.
 [[nodiscard]] PsfPlan make_plan(const RunSpec& spec, int max_batch);
 // The same for a geometry already derived (and its propagation chosen for the backend).
