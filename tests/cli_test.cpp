@@ -49,6 +49,21 @@ std::vector<BadInput> bad_inputs() {
   const std::string bad_number = write_text(d + "/bad-number.csv", "Z4\n0.1\nlots\n");
   const std::string repeated = write_text(d + "/repeated.csv", "# defocus\nZ4, S2_1,Z4\n0.1,0.2,0.3\n");
   const std::string fringe_csv = write_text(d + "/fringe.csv", "Z9,Z38\n0.1,0.2\n");
+  // Arrays where the key takes one value: the error names the file and the key.
+  const std::string samples_array =
+      write_text(d + "/samples-array.toml", "[run]\nsamples = [1, 2]\n");
+  const std::string obscuration_array =
+      write_text(d + "/obscuration-array.toml", "[run]\nobscuration = [0.1, 0.2]\n");
+  const std::string force_array =
+      write_text(d + "/force-array.toml", "[run]\nforce = [true, false]\n");
+  const std::string sweep_repeat_array =
+      write_text(d + "/sweep-repeat-array.toml", "[sweep]\nrepeat = [1, 2]\n");
+  const std::string empty_list = write_text(d + "/empty-list.toml", "[run]\nmetrics = []\n");
+  const std::string unclosed =
+      write_text(d + "/unclosed.toml", "[run]\nzernike = [\n  \"4,0.1\",\n");
+  const std::string empty_terms = write_text(d + "/empty-terms.toml", "[run]\nzernike = [ ]\n");
+  const std::string bad_list_item =
+      write_text(d + "/bad-list-item.toml", "[run]\nmetrics = [\"strehl\", \"sharpness\"]\n");
   return {
       {"unknown_option", "run --bogus 3", "--bogus"},
       {"wrong_type", "run --samples abc", "--samples"},
@@ -157,6 +172,17 @@ std::vector<BadInput> bad_inputs() {
       {"sweep_fringe_index", "sweep --zernike-order fringe --zernike 40,0.1",
        "Fringe indices run from 1 to 37"},
       {"config_bad_zernike_order", "run -c " + bad_order, "--zernike-order"},
+      {"config_scalar_array", "run -c " + samples_array, "samples-array.toml: [run] samples"},
+      {"config_number_array", "run -c " + obscuration_array,
+       "obscuration-array.toml: [run] obscuration"},
+      {"config_flag_array", "run -c " + force_array, "force-array.toml: [run] force"},
+      {"config_sweep_scalar_array", "sweep -c " + sweep_repeat_array,
+       "sweep-repeat-array.toml: [sweep] repeat"},
+      {"config_empty_list", "run -c " + empty_list, "empty-list.toml: [run] metrics"},
+      {"config_unclosed_array", "run -c " + unclosed, "unclosed.toml: zernike"},
+      {"config_empty_terms", "run -c " + empty_terms, "empty-terms.toml: [run] zernike"},
+      // A list's items are checked as its comma string's are.
+      {"config_bad_list_item", "run -c " + bad_list_item, "sharpness"},
   };
 }
 
@@ -194,6 +220,31 @@ TEST(Cli, ConfigValuesArriveAndTheCommandLineOverridesThem) {
   r = run_psfsim("run -c " + cfg + " --samples 16 --precision single -o " + dir + "/b.h5");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_NE(r.stdout_text.find("1 x 48 x 48 float32"), std::string::npos) << r.stdout_text;
+}
+
+// SPEC §2 lists --config/-c FILE among run's options: the help of run and sweep lists it
+// there, though the main app parses it (and -c still reads the command's table).
+TEST(Cli, RunAndSweepHelpListTheConfigOption) {
+  for (const std::string command : {"run", "sweep"}) {
+    const auto r = run_psfsim(command + " --help");
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+    std::istringstream lines(r.stdout_text);
+    int listed = 0;
+    for (std::string line; std::getline(lines, line);) {
+      const auto first = line.find_first_not_of(' ');
+      if (first == 0 || first == std::string::npos || line.compare(first, 16, "-c,--config FILE") != 0)
+        continue;
+      ++listed;
+      EXPECT_NE(line.find("[" + command + "] table"), std::string::npos) << line;
+    }
+    EXPECT_EQ(listed, 1) << command << " --help:\n" << r.stdout_text;
+    // Among the options: -h first, then -c, then the command's own.
+    EXPECT_LT(r.stdout_text.find("--help"), r.stdout_text.find("-c,--config"));
+    EXPECT_LT(r.stdout_text.find("-c,--config"), r.stdout_text.find("-o,--output"));
+  }
+  const auto main_help = run_psfsim("--help");
+  EXPECT_NE(main_help.stdout_text.find("-c,--config FILE"), std::string::npos)
+      << main_help.stdout_text;
 }
 
 TEST(Cli, ExampleConfigsRun) {

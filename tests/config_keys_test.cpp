@@ -11,6 +11,7 @@
 #include <sstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "h5_snapshot.hpp"
 #include "test_support.hpp"
@@ -113,6 +114,7 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
 // Options that are not keys with an effect on the file, and why.
 const std::set<std::string> not_in_the_file{
     "help",    // not a key
+    "config",  // the config file itself (the main app's -c, listed in run's help)
     "output",  // where the file goes: checked below by writing through the key
     "force",   // checked below against an existing file
     "quiet",   // only changes the terminal; tests/check_progress.py checks it
@@ -203,6 +205,68 @@ TEST(ConfigKeys, EveryRunOptionActsTheSameFromAConfigFile) {
     EXPECT_FALSE(same_frames && from_cli.attributes == without.attributes)
         << "--" << key << " changes nothing in the file: pick a value that does";
   }
+}
+
+// Every key whose value is a comma-separated list or tuple also takes a TOML array, its
+// items joined with commas: the file equals the one the comma string gives, effective
+// configuration included. Each case: the array form, the comma form, shared companions.
+struct ArrayCase {
+  std::string key;
+  std::string array;
+  std::string comma;
+  std::string companions;
+};
+
+TEST(ConfigKeys, ListKeysTakeArraysLikeTheirCommaStrings) {
+  const std::string dir = fresh_dir("config-arrays");
+  const std::string spectrum = "pixel-scale = \"0.5lod\"\ncrop = 16\n";
+  const std::vector<ArrayCase> cases{
+      {"wavelengths", "[\"500nm:1\", \"600nm:2\"]", "\"500nm:1,600nm:2\"", spectrum},
+      // An array may span lines, with comments and a trailing comma.
+      {"wavelengths", "[  # blue to red\n  \"500nm:1\",\n  \"550nm\",  # weighs 1\n"
+                      "  \"600nm:2\",\n]",
+       "\"500nm:1,550nm,600nm:2\"", spectrum},
+      {"band", "[\"500nm-600nm\", 3]", "\"500nm-600nm,3\"", spectrum},
+      {"metrics", "[\"strehl\", \"ee\", \"fwhm\"]", "\"strehl,ee,fwhm\"", ""},
+      {"ee-radii", "[1.0, 2, 3.5]", "\"1.0,2,3.5\"", "metrics = [\"ee\"]\n"},
+      {"mtf-frequencies", "[0.25, 0.5]", "\"0.25,0.5\"", "metrics = \"mtf\"\n"},
+      {"spiders", "[4, 0.05, 30]", "\"4,0.05,30\"", ""},
+      {"hex-segments", "[1, 0.02, \"nocenter\"]", "\"1,0.02,nocenter\"", ""},
+      {"vary", "[\"Z4\", -1, 1, 3]", "\"Z4,-1,1,3\"", ""},
+      {"random", "[\"4-6\", 0.1, 3, 7]", "\"4-6,0.1,3,7\"", ""},
+  };
+  const std::string base = "run --backend cpu --samples 32 --fft-effort estimate";
+  int n = 0;
+  for (const ArrayCase& c : cases) {
+    SCOPED_TRACE("key " + c.key + " = " + c.array);
+    const std::string stem = dir + "/" + std::to_string(n++) + "-" + c.key;
+    write_text(stem + "-array.toml", "[run]\n" + c.companions + c.key + " = " + c.array + "\n");
+    write_text(stem + "-comma.toml", "[run]\n" + c.companions + c.key + " = " + c.comma + "\n");
+    const H5Snapshot from_array =
+        content_of(run_to(base + " -c " + stem + "-array.toml", stem + "-array.h5"));
+    const H5Snapshot from_comma =
+        content_of(run_to(base + " -c " + stem + "-comma.toml", stem + "-comma.h5"));
+    EXPECT_EQ(from_array.shapes, from_comma.shapes);
+    EXPECT_EQ(from_array.datasets, from_comma.datasets);
+    EXPECT_EQ(from_array.attributes, from_comma.attributes);
+  }
+
+  // The sweep's metric keys alike: the recorded [sweep] table is the same.
+  const auto sweep_config = [&](const std::string& name, const std::string& lists) {
+    write_text(dir + "/" + name + ".toml", "[sweep]\nbackends = [\"cpu\"]\nsizes = [16]\n"
+                                           "repeat = 1\n" + lists);
+    const std::string out = dir + "/" + name + ".h5";
+    const auto r = run_psfsim("sweep --quiet -c " + dir + "/" + name + ".toml -o " + out);
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+    std::string config = read_h5(out).attributes.at("/@config");
+    config.erase(config.find("output = "));
+    return config;
+  };
+  const std::string from_arrays = sweep_config(
+      "sweep-arrays", "metrics = [\"strehl\", \"ee\"]\nee-radii = [1, 2]\n");
+  EXPECT_NE(from_arrays.find("metrics = \"strehl,ee\""), std::string::npos) << from_arrays;
+  EXPECT_EQ(from_arrays,
+            sweep_config("sweep-commas", "metrics = \"strehl,ee\"\nee-radii = \"1,2\"\n"));
 }
 
 TEST(ConfigKeys, RepeatAndTimingKeysReachTimings) {
