@@ -7,9 +7,9 @@ for line in sys.stdin:
     f = line.split()
     if len(f) < 8 or f[0] not in ("cpu", "cuda"):
         continue
-    # backend prec prop N M B K | stages | total min max | PSFs/s
+    # backend prec prop store N M B K | stages | total min max | PSFs/s
     bars = [i for i, x in enumerate(f) if x == "|"]
-    times.setdefault((int(f[3]), int(f[6])), []).append((f[2], float(f[bars[1] + 1]), float(f[-1])))
+    times.setdefault((int(f[4]), int(f[7])), []).append((f[2], float(f[bars[1] + 1]), float(f[-1])))
 
 print("%5s %5s %12s %12s %5s %10s" % ("N", "K", "fft PSFs/s", "mft PSFs/s", "auto", "auto/best"))
 worst = 0.0

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "cpu_info.hpp"
 #include "intensity.hpp"
@@ -57,12 +58,23 @@ class BlasThreads {
 };
 
 // Enough frames for every thread: one block of frames per thread at a time, single-threaded
-// BLAS, so that nothing is shared and nothing waits. Fewer: BLAS threads the products of one
-// frame (it keeps small ones on one thread itself). OpenBLAS's pool threads spin for about
-// 0.1 s after each threaded call (THREAD_TIMEOUT), taking cores from an OpenMP team that
-// follows: on the GPU host's 16 cores that made frames in parallel about 10x slower, so the
-// pool is only ever woken where frames in parallel cannot keep every thread busy.
+// BLAS, so that nothing is shared and nothing waits. Fewer: each frame's products split by
+// rows over the same OpenMP team, BLAS still on one thread. OpenBLAS's own pool is never
+// woken: its threads spin for about 0.1 s after each threaded call (THREAD_TIMEOUT), on the
+// cores the next OpenMP region (the next pupils) wants. On the GPU host's 16 cores that made
+// frames in parallel about 10x slower; on 2 cores one PSF at N = 64, K = 16 took 8 ms
+// against 14 us on one thread.
 bool frames_in_parallel(int count, int threads) { return threads > 1 && count >= threads; }
+
+// Below this many real operations a frame's products stay on one thread: a team's fork and
+// join (a few microseconds) would cost more than they share out.
+constexpr double min_split_operations = 1e6;
+
+// Part t of nt of [0, count): contiguous, sizes differing by at most one.
+std::pair<int, int> share(int count, int t, int nt) {
+  const auto at = [&](int i) { return static_cast<int>(static_cast<long long>(count) * i / nt); };
+  return {at(t), at(t + 1)};
+}
 
 std::size_t area(int a, int b) { return static_cast<std::size_t>(a) * static_cast<std::size_t>(b); }
 
@@ -167,11 +179,46 @@ void MftPropagator<Real>::propagate(const Complex* pupils, int count, Real* out,
     }
   } else {
     reserve_workers(1);
-    const BlasThreads all(threads_);
-    for (int first = 0; first < count; first += block_frames_)
-      propagate_block(pupils + first * pupil_elements, std::min(block_frames_, count - first),
-                      out + first * frame_elements, scale, support, rows_.data(),
-                      field_.data());
+    const BlasThreads one(1);
+    for (int f = 0; f < count; ++f)
+      propagate_split(pupils + f * pupil_elements, out + f * frame_elements, scale, support);
+  }
+}
+
+// One frame, its products split by rows over the team: P A^T's support rows, then E's rows.
+template <typename Real>
+void MftPropagator<Real>::propagate_split(const Complex* pupil, Real* out, Real scale,
+                                          const MftSupport& support) {
+  const int n = samples_;
+  const int k = output_;
+  const int r0 = support.row_lo;
+  const int nr = support.row_hi - r0;
+  const int c0 = support.col_lo;
+  const int nc = support.col_hi - c0;
+  if (nr == 0 || nc == 0) {
+    std::fill(out, out + area(k, k), Real(0));
+    return;
+  }
+  const double operations = 8.0 * (static_cast<double>(nr) * nc * k + static_cast<double>(k) * k * nr);
+  const int team = operations < min_split_operations ? 1 : threads_;
+  Complex* rows = rows_.data();
+  Complex* field = field_.data();
+#pragma omp parallel num_threads(team)
+  {
+    const int t = omp_get_thread_num();
+    const int nt = omp_get_num_threads();
+    const auto [lo, hi] = share(nr, t, nt);
+    if (hi > lo)
+      gemm(CblasTrans, hi - lo, k, nc, pupil + area(r0 + lo, n) + c0, n, matrix_.data() + c0, n,
+           rows + area(r0 + lo, k), k);
+#pragma omp barrier
+    const auto [q_lo, q_hi] = share(k, t, nt);
+    if (q_hi > q_lo)
+      gemm(CblasNoTrans, q_hi - q_lo, k, nr, matrix_.data() + area(q_lo, n) + r0, n,
+           rows + area(r0, k), k, field + area(q_lo, k), k);
+#pragma omp barrier
+#pragma omp single
+    write_intensity(field, k, 0, k, out, Normalization::peak, scale);  // `peak`: a plain scale
   }
 }
 

@@ -33,7 +33,7 @@ class MftPropagator {
 
   // `pupils`: count frames of N x N (row = y, column = x of §1), contiguous. Writes
   // scale * |E|^2 of each frame to `out` (count frames of K x K). Not reentrant: it uses the
-  // object's work buffers, and sets OpenBLAS's process-wide thread count while it runs.
+  // object's work buffers, and holds OpenBLAS's process-wide thread count at 1 while it runs.
   void propagate(const Complex* pupils, int count, Real* out, Real scale);
   // The same, reading only the support of the pupils (0 <= lo <= hi <= N on both axes).
   void propagate(const Complex* pupils, int count, Real* out, Real scale,
@@ -47,8 +47,9 @@ class MftPropagator {
 
   // The floor SPEC §10 compares propagate() with: seconds for the same two products of these
   // shapes, (N x N)(N x K) and (K x N)(N x K) per frame, on arbitrary data, as plain
-  // per-frame BLAS calls spread over `threads` threads as propagate() spreads `count` frames;
-  // the median of `repeats` runs after a warm-up.
+  // per-frame BLAS calls: frames spread over `threads` threads where there are enough of
+  // them, else OpenBLAS's own threads on each call; the median of `repeats` runs after a
+  // warm-up.
   [[nodiscard]] static double bare_products_seconds(int samples, int output, int count,
                                                     int threads, int repeats);
 
@@ -56,6 +57,7 @@ class MftPropagator {
   void reserve_workers(int workers);  // work buffers for this many threads, on first use
   void propagate_block(const Complex* pupils, int frames, Real* out, Real scale,
                        const MftSupport& support, Complex* rows, Complex* field) const;
+  void propagate_split(const Complex* pupil, Real* out, Real scale, const MftSupport& support);
 
   int samples_;
   int output_;

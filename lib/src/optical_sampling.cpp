@@ -52,15 +52,21 @@ double physical_pixel_scale(const OpticsSpec& o, Geometry& g) {
 
 Propagation faster_propagation(const std::string& backend, int samples, int padded, int frame) {
   const double n = samples, m = padded, k = frame;
-  // Real operations per frame: the pruned FFT's N row and M column transforms of length M;
-  // the MFT's two complex products. What each rate is worth depends on the backend: on the
-  // CPU (OpenBLAS against FFTW) a product's operation costs about what an FFT's does, and
-  // the MFT's per-frame overhead loses the small sizes; on the GPU cuBLAS runs its products
-  // near peak while cuFFT is bound by memory (bench/propagation-grid.sh).
-  const double fft = (n + m) * m * std::log2(m) * 5.0;
-  const double mft = (n * n * k + n * k * k) * 8.0;
-  const double mft_speedup = backend == "cuda" ? 8.0 : 1.0;
-  return mft / mft_speedup < fft ? Propagation::mft : Propagation::fft;
+  const double transform = m * std::log2(m) * 5.0;  // real operations of one length-M FFT
+  const double products = (n * n * k + n * k * k) * 8.0;  // the MFT's two complex products
+  if (backend == "cuda") {
+    // cuFFT transforms the whole M x M plane (N columns, then M rows) bound by memory, while
+    // cuBLAS runs the products near peak: 8x the FFT's rate per operation (H200,
+    // bench/propagation-grid.sh: auto within 1.03x of the faster on N 32-256, K 16-128).
+    return products / 8.0 < (n + m) * transform ? Propagation::mft : Propagation::fft;
+  }
+  // FFTW transforms N columns and only the K rows of the crop; OpenBLAS's complex products
+  // reach about 3x FFTW's rate per operation (180 against 60 GOP/s on the 2-core EPYC, B = 64,
+  // float), and two BLAS calls and the intensity cost each MFT frame about what 3e5 of its
+  // operations do (5 us there), which decides the small shapes (docs/performance.md).
+  constexpr double mft_per_frame = 3e5;
+  return products / 3.0 + mft_per_frame < (n + k) * transform ? Propagation::mft
+                                                              : Propagation::fft;
 }
 
 void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
