@@ -224,6 +224,37 @@ TYPED_TEST(Mft, BatchesAndThreadCountsGiveTheSameFrames) {
   }
 }
 
+// Fewer frames than threads: each frame's products split by rows over the team (large
+// enough a frame, N = 64, K = 40: above the split's threshold), with and without a support.
+TYPED_TEST(Mft, FewerFramesThanThreadsSplitEachFrameByRows) {
+  using Real = TypeParam;
+  const double tolerance = batching_tolerance(precision_of<Real>);
+  const int n = 64;
+  const int k = 40;
+  const int count = 2;
+  std::vector<std::complex<Real>> pupils;
+  for (int f = 0; f < count; ++f) {
+    const auto p = narrow<Real>(smooth_pupil(n, Grid::centered, f, 0.7));
+    pupils.insert(pupils.end(), p.begin(), p.end());
+  }
+  const std::size_t frame = static_cast<std::size_t>(k) * k;
+  const MftSupport box{5, 59, 6, 60};  // holds every non-zero sample of the 0.7 aperture
+  MftPropagator<Real> one_thread(n, k, 0.45, Grid::centered, 1);
+  std::vector<Real> expected(count * frame);
+  one_thread.propagate(pupils.data(), count, expected.data(), Real(2));
+  for (const int threads : {3, 8}) {
+    MftPropagator<Real> mft(n, k, 0.45, Grid::centered, threads);
+    for (const bool boxed : {false, true}) {
+      std::vector<Real> split(count * frame, Real(-1));  // every element must be rewritten
+      if (boxed) mft.propagate(pupils.data(), count, split.data(), Real(2), box);
+      else mft.propagate(pupils.data(), count, split.data(), Real(2));
+      for (int f = 0; f < count; ++f)
+        EXPECT_LE(relative_l2(frame_of(split, k, f), frame_of(expected, k, f)), tolerance)
+            << threads << " threads, frame " << f << (boxed ? ", support" : "");
+    }
+  }
+}
+
 TYPED_TEST(Mft, SupportSkipsOnlyZeros) {
   using Real = TypeParam;
   const double tolerance = batching_tolerance(precision_of<Real>);
