@@ -192,10 +192,10 @@ void MftPropagator<Real>::propagate_split(const Complex* pupil, Real* out, Real 
   const int n = samples_;
   const int k = output_;
   const int r0 = support.row_lo;
-  const int nr = support.row_hi - r0;
+  const int nr = support.rows();
   const int c0 = support.col_lo;
-  const int nc = support.col_hi - c0;
-  if (nr == 0 || nc == 0) {
+  const int nc = support.columns();
+  if (support.empty()) {
     std::fill(out, out + area(k, k), Real(0));
     return;
   }
@@ -229,11 +229,11 @@ void MftPropagator<Real>::propagate_block(const Complex* pupils, int frames, Rea
   const int n = samples_;
   const int k = output_;
   const int r0 = support.row_lo;
-  const int nr = support.row_hi - r0;
+  const int nr = support.rows();
   const int c0 = support.col_lo;
-  const int nc = support.col_hi - c0;
+  const int nc = support.columns();
   const std::size_t frame_elements = area(k, k);
-  if (nr == 0 || nc == 0) {
+  if (support.empty()) {
     std::fill(out, out + frames * frame_elements, Real(0));
     return;
   }

@@ -17,6 +17,10 @@ struct MftSupport {
   int row_hi = 0;
   int col_lo = 0;
   int col_hi = 0;
+
+  [[nodiscard]] int rows() const noexcept { return row_hi - row_lo; }
+  [[nodiscard]] int columns() const noexcept { return col_hi - col_lo; }
+  [[nodiscard]] bool empty() const noexcept { return rows() == 0 || columns() == 0; }
 };
 
 template <typename Real>
