@@ -64,7 +64,9 @@ std::unique_ptr<CommandLine> make_command_line() {
       app.set_config("-c,--config", "",
                      "TOML config file; its [run] and [sweep] tables hold those commands' options")
           ->type_name("FILE");
-  app.config_formatter(std::make_shared<ConfigFile>(app));
+  auto reader = std::make_shared<ConfigFile>(app);
+  cli->config_file = reader.get();
+  app.config_formatter(reader);
   app.allow_config_extras(CLI::config_extras_mode::error);
   app.require_subcommand(1);
 
@@ -103,6 +105,7 @@ std::unique_ptr<CommandLine> make_command_line() {
 int parse_or_exit_code(CommandLine& cli, int argc, const char* const* argv) {
   CLI::App& app = cli.app;
   try {
+    cli.config_file->set_command_line_keys(long_option_names(argc, argv));
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -111,9 +114,14 @@ int parse_or_exit_code(CommandLine& cli, int argc, const char* const* argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::RequiredError& e) {
-    if (app.get_subcommands().empty())
+    if (app.get_subcommands().empty()) {
+      const std::string first = argc > 1 ? argv[1] : "";
+      const std::string what = first.empty() || first.front() == '-'
+                                   ? std::string("a command is required")
+                                   : "unknown command '" + first + "'";
       return fail(ExitCode::bad_input,
-                  "a command is required: run, sweep, export or info (see psfsim --help)");
+                  what + ": the commands are run, sweep, export and info (see psfsim --help)");
+    }
     return fail(ExitCode::bad_input, e.what());
   } catch (const CLI::ConfigError& e) {
     const std::string file = app.get_config_ptr()->as<std::string>();

@@ -13,6 +13,8 @@
 
 namespace psfsim::app {
 
+class ConfigFile;
+
 struct CommandLine {
   CLI::App app{"psfsim: optical point-spread functions from a pupil, on FFTW (CPU) or cuFFT (GPU)",
                "psfsim"};
@@ -23,6 +25,7 @@ struct CommandLine {
   CLI::App* sweep = nullptr;
   CLI::App* export_fits = nullptr;
   CLI::App* info = nullptr;
+  ConfigFile* config_file = nullptr;  // the config reader, owned by `app`
 };
 
 [[nodiscard]] std::unique_ptr<CommandLine> make_command_line();

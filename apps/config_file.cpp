@@ -15,6 +15,17 @@ constexpr std::array<std::string_view, 9> comma_list_keys{
     "wavelengths", "band",   "metrics", "ee-radii", "mtf-frequencies",
     "spiders",     "hex-segments", "vary", "random"};
 
+// Options that exclude each other, in sides: a key of one side given on the command line
+// drops the file's keys of the other sides.
+using Side = std::vector<std::string_view>;
+const std::vector<std::vector<Side>> exclusive_options{
+    {{"pad-factor"}, {"padded-size"}},
+    {{"vary"}, {"random"}, {"frames"}},
+    {{"wavelengths"}, {"band"}},
+    {{"pixel-scale"}, {"fnumber", "pixel-pitch"}},
+    {{"pad-factor", "padded-size"}, {"pixel-scale", "fnumber", "pixel-pitch"}},
+};
+
 // The subcommand whose table holds `item`, or the main app; nullptr for an unknown table.
 const CLI::App* table_of(const CLI::App& app, const CLI::ConfigItem& item) {
   const CLI::App* at = &app;
@@ -106,6 +117,34 @@ std::string where(const CLI::ConfigItem& item) {
 
 }  // namespace
 
+std::set<std::string> long_option_names(int argc, const char* const* argv) {
+  std::set<std::string> names;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg(argv[i]);
+    if (arg == "--") break;  // positional arguments follow
+    if (arg.size() > 2 && arg.substr(0, 2) == "--")
+      names.emplace(arg.substr(2, arg.find('=') == std::string_view::npos ? std::string_view::npos
+                                                                          : arg.find('=') - 2));
+  }
+  return names;
+}
+
+bool ConfigFile::overridden(const std::string& key) const {
+  const auto given = [&](const Side& side) {
+    return std::any_of(side.begin(), side.end(), [&](std::string_view k) {
+      return command_line_keys_.count(std::string(k)) > 0;
+    });
+  };
+  for (const auto& sides : exclusive_options)
+    for (const Side& mine : sides) {
+      if (std::find(mine.begin(), mine.end(), key) == mine.end() || given(mine)) continue;
+      if (std::any_of(sides.begin(), sides.end(),
+                      [&](const Side& other) { return &other != &mine && given(other); }))
+        return true;
+    }
+  return false;
+}
+
 bool takes_comma_list(const std::string& key) {
   return std::find(comma_list_keys.begin(), comma_list_keys.end(), key) != comma_list_keys.end();
 }
@@ -113,6 +152,7 @@ bool takes_comma_list(const std::string& key) {
 std::vector<CLI::ConfigItem> ConfigFile::from_config(std::istream& input) const {
   std::istringstream joined(join_open_arrays(input));
   std::vector<CLI::ConfigItem> items = CLI::ConfigTOML::from_config(joined);
+  std::erase_if(items, [&](const CLI::ConfigItem& item) { return overridden(item.name); });
   for (CLI::ConfigItem& item : items) {
     if (item.name == "++" || item.name == "--") continue;  // a table's start and end
     const CLI::App* table = table_of(app_, item);

@@ -8,7 +8,9 @@
 #include <CLI/CLI.hpp>
 
 #include <istream>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace psfsim::app {
@@ -19,9 +21,22 @@ class ConfigFile final : public CLI::ConfigTOML {
   explicit ConfigFile(const CLI::App& app) : app_(app) {}
   std::vector<CLI::ConfigItem> from_config(std::istream& input) const override;
 
+  // The long option names (without dashes) given on the command line, before parsing:
+  // options that exclude each other (--pad-factor and --padded-size; --vary, --random and
+  // --frames; --wavelengths and --band; --pixel-scale and --fnumber/--pixel-pitch, either
+  // against --pad-factor/--padded-size) take the command line's side, the file's keys of
+  // the other sides dropped, as the command line overrides the file.
+  void set_command_line_keys(std::set<std::string> keys) { command_line_keys_ = std::move(keys); }
+
  private:
+  [[nodiscard]] bool overridden(const std::string& key) const;
+
   const CLI::App& app_;
+  std::set<std::string> command_line_keys_;
 };
+
+// The long option names of `argv` (`--pad-factor 3` and `--pad-factor=3` give "pad-factor").
+[[nodiscard]] std::set<std::string> long_option_names(int argc, const char* const* argv);
 
 // True for the keys of single-value options whose value is a comma-separated list or tuple:
 // a config array for them is joined with commas.

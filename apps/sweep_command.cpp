@@ -126,7 +126,7 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
       ->delimiter(',')
       ->check(CLI::IsMember(registry.names()))
       ->type_name(names);
-  sweep.add_option("--precisions", o.precisions, "single, double or both")
+  sweep.add_option("--precisions", o.precisions, "single and/or double, comma-separated")
       ->delimiter(',')
       ->check(CLI::IsMember({"single", "double"}))
       ->type_name("P,...")
@@ -180,6 +180,10 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
       o.crops.empty() ? std::vector<std::optional<int>>{std::nullopt}
                       : std::vector<std::optional<int>>(o.crops.begin(), o.crops.end());
   for (int n : o.sizes)
+    if (n < 2 || n > max_samples)
+      throw InputError("--sizes " + std::to_string(n) + ": must be between 2 and " +
+                       std::to_string(max_samples));
+  for (int n : o.sizes)
     for (const auto& crop : crops)
       for (const auto& propagation : o.propagations) {
         RunSpec s;
@@ -203,14 +207,24 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
   std::vector<std::string> backends = o.backends;
   if (backends.empty()) backends = builtin_backends().names();
   std::vector<SweepRow> rows;
-  if (!o.quiet) print_header();
+  // --backends takes the registry's names only; one not in this build says so itself. An
+  // unusable backend is skipped with a notice; none usable is the runtime failure it is.
+  std::vector<std::string> usable;
+  std::vector<std::string> skipped;  // "NAME: why"
   for (const auto& name : backends) {
-    // --backends takes the registry's names only; one not in this build says so itself.
     const std::string why = builtin_backends().find(name)->unusable_reason();
-    if (!why.empty()) {
-      std::fprintf(stderr, "psfsim: sweep: skipping backend %s: %s\n", name.c_str(), why.c_str());
-      continue;
-    }
+    if (why.empty()) usable.push_back(name);
+    else skipped.push_back(name + ": " + why);
+  }
+  if (usable.empty())
+    throw RuntimeFailure("sweep: no backend of --backends is usable here (" +
+                         CLI::detail::join(skipped, "; ") + ")");
+  if (!o.quiet) {
+    for (const std::string& s : skipped)
+      std::fprintf(stderr, "psfsim: sweep: skipping backend %s\n", s.c_str());
+    print_header();
+  }
+  for (const auto& name : usable) {
     for (const auto& precision_name : o.precisions)
       for (RunSpec spec : specs)
         for (int b : o.batch) {

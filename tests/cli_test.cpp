@@ -2,6 +2,7 @@
 // file; config files really arrive; an existing output is kept without --force.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -91,6 +92,8 @@ std::vector<BadInput> bad_inputs() {
       {"config_wrong_type", "run -c " + wrong_type, "samples"},
       {"config_bad_choice", "run -c " + bad_choice, "--grid"},
       {"no_command", "", "command"},
+      {"unknown_command", "bogus --samples 3", "unknown command 'bogus'"},
+      {"sweep_size_below_2", "sweep --sizes 0", "--sizes 0"},
       {"csv_missing_column", "run --frames " + short_row, "short-row.csv:3"},
       {"csv_unknown_term", "run --frames " + bad_term, "bad-term.csv:1"},
       {"csv_not_a_number", "run --frames " + bad_number, "bad-number.csv:3"},
@@ -129,7 +132,7 @@ std::vector<BadInput> bad_inputs() {
       {"noise_seed_without_photons", "run --noise-seed 5", "--photons"},
       {"store_both_without_metrics", "run --store both", "--metrics"},
       {"bad_propagation", "run --propagation dft", "--propagation"},
-      {"sweep_bad_size", "sweep --sizes 64,1", "--samples 1"},
+      {"sweep_bad_size", "sweep --sizes 64,1", "--sizes 1"},
       {"sweep_bad_batch", "sweep --sizes 16 --batch 0", "--batch"},
       {"sweep_unknown_backend", "sweep --backends gpu", "--backends"},
       {"unknown_backend", "run --backend gpu", "--backend"},
@@ -270,6 +273,13 @@ TEST(Cli, UnusableCudaBackendExits3) {
   EXPECT_EQ(r.exit_code, 3) << r.stderr_text;
   EXPECT_NE(r.stderr_text.find("psfsim: error: --backend cuda"), std::string::npos)
       << r.stderr_text;
+  EXPECT_TRUE(folder_is_empty_of_outputs(dir));
+  // A sweep whose every backend is unusable is the same runtime failure, with no table.
+  const auto sweep = run_psfsim("sweep --backends cuda --sizes 16 -o " + dir + "/s.h5");
+  EXPECT_EQ(sweep.exit_code, 3) << sweep.stderr_text;
+  EXPECT_EQ(sweep.stderr_text.rfind("psfsim: error: sweep: no backend", 0), 0u) << sweep.stderr_text;
+  EXPECT_EQ(std::count(sweep.stderr_text.begin(), sweep.stderr_text.end(), '\n'), 1)
+      << sweep.stderr_text;
   EXPECT_TRUE(folder_is_empty_of_outputs(dir));
 }
 

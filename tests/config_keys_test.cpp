@@ -293,6 +293,31 @@ TEST(ConfigKeys, OutputAndForceWorkFromAConfigFile) {
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
 }
 
+// SPEC §2: the command line overrides the file, also where the file's key and the command
+// line's option exclude each other: the command line's side is taken, the file's dropped.
+TEST(ConfigKeys, TheCommandLineOverridesAnExclusiveKeyOfTheFile) {
+  const std::string dir = fresh_dir("config-exclusive");
+  std::ofstream(dir + "/c.toml") << "[run]\nsamples = 32\npad-factor = 3\n"
+                                    "vary = \"Z4,-1,1,3\"\n";
+  const auto m_of = [](const H5Snapshot& s) { return std::stod(s.attributes.at("/psf@padded_size")); };
+  const H5Snapshot file = read_h5(run_to("run --backend cpu -c " + dir + "/c.toml", dir + "/a.h5"));
+  EXPECT_EQ(m_of(file), 96);
+  const H5Snapshot over =
+      read_h5(run_to("run --backend cpu -c " + dir + "/c.toml --padded-size 100 --random "
+                     "4-6,0.1,2,7", dir + "/b.h5"));
+  EXPECT_EQ(m_of(over), 100);
+  EXPECT_EQ(over.shapes.at("/psf"), (std::vector<unsigned long long>{2, 100, 100}));
+  // Both on the command line is still the error it is.
+  const auto both = run_psfsim("run --backend cpu -c " + dir + "/c.toml --padded-size 100 "
+                               "--pad-factor 2 -o " + dir + "/c.h5");
+  EXPECT_EQ(both.exit_code, 2) << both.stderr_text;
+  // The recorded configuration (which names padded-size) fed back with --pad-factor.
+  std::ofstream(dir + "/again.toml") << file.attributes.at("/@config");
+  const H5Snapshot again = read_h5(
+      run_to("run -c " + dir + "/again.toml --pad-factor 2 --force", dir + "/a.h5"));
+  EXPECT_EQ(m_of(again), 64);
+}
+
 // The effective configuration a file records (root attribute `config`) reads back as a
 // config file and reproduces the run; for the sweep too. Strings with quotes and
 // backslashes, and numbers needing every digit, survive the trip.
