@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <sstream>
 #include <string_view>
 
@@ -14,6 +15,13 @@ namespace {
 constexpr std::array<std::string_view, 9> comma_list_keys{
     "wavelengths", "band",   "metrics", "ee-radii", "mtf-frequencies",
     "spiders",     "hex-segments", "vary", "random"};
+
+// Keys whose values are numbers (or arrays of numbers): a TOML string there ("64") is a value
+// of the wrong type, an error (SPEC §2), though CLI11 would convert it.
+constexpr std::array<std::string_view, 17> number_keys{
+    "samples", "pad-factor", "padded-size", "crop",       "repeat",   "threads",
+    "device",  "obscuration", "chunk-frames", "photons",  "background", "read-noise",
+    "noise-seed", "oversample", "fnumber",   "sizes",      "batch"};
 
 // Options that exclude each other, in sides: a key of one side given on the command line
 // drops the file's keys of the other sides.
@@ -109,6 +117,31 @@ std::string join_open_arrays(std::istream& input) {
   return out;
 }
 
+// The value text of every `key = value` line, by "table.key" ("run.samples"), its comment
+// cut: what CLI11's reader unquotes, kept to check the value's TOML type.
+std::map<std::string, std::string> raw_values(const std::string& text) {
+  std::map<std::string, std::string> values;
+  std::istringstream lines(text);
+  std::string table;
+  for (std::string line; std::getline(lines, line);) {
+    const std::string trimmed = CLI::detail::trim_copy(line);
+    if (trimmed.empty() || trimmed.front() == '#') continue;
+    if (trimmed.front() == '[') {
+      const auto close = trimmed.find(']');
+      table = CLI::detail::trim_copy(trimmed.substr(1, close == std::string::npos ? 0 : close - 1));
+      continue;
+    }
+    const auto equals = trimmed.find('=');
+    if (equals == std::string::npos) continue;
+    std::string value = trimmed.substr(equals + 1);
+    std::size_t end = 0;
+    (void)bracket_depth(value, 0, end);
+    const std::string key = CLI::detail::trim_copy(trimmed.substr(0, equals));
+    values[table.empty() ? key : table + "." + key] = CLI::detail::trim_copy(value.substr(0, end));
+  }
+  return values;
+}
+
 std::string where(const CLI::ConfigItem& item) {
   std::string table;
   for (const auto& p : item.parents) table += (table.empty() ? "" : ".") + p;
@@ -150,14 +183,31 @@ bool takes_comma_list(const std::string& key) {
 }
 
 std::vector<CLI::ConfigItem> ConfigFile::from_config(std::istream& input) const {
-  std::istringstream joined(join_open_arrays(input));
+  const std::string text = join_open_arrays(input);
+  std::istringstream joined(text);
   std::vector<CLI::ConfigItem> items = CLI::ConfigTOML::from_config(joined);
+  const std::map<std::string, std::string> raw = raw_values(text);
   std::erase_if(items, [&](const CLI::ConfigItem& item) { return overridden(item.name); });
   for (CLI::ConfigItem& item : items) {
     if (item.name == "++" || item.name == "--") continue;  // a table's start and end
     const CLI::App* table = table_of(app_, item);
     const CLI::Option* op = table ? option_of(*table, item.name) : nullptr;
     if (op == nullptr) continue;  // unknown keys and tables are CLI11's to refuse
+    std::string path;
+    for (const auto& p : item.parents) path += p + ".";
+    const auto value = raw.find(path + item.name);
+    if (value != raw.end()) {
+      const std::string& v = value->second;
+      if (op->get_expected_max() == 0 && v != "true" && v != "false")  // a flag
+        throw CLI::ConfigError(where(item) + ": takes true or false, not " + v);
+      const bool number = std::find(number_keys.begin(), number_keys.end(), item.name) !=
+                          number_keys.end();
+      if (number && v.find_first_of("\"'") != std::string::npos)
+        throw CLI::ConfigError(where(item) + ": takes a number, not the string " + v);
+      if (!v.empty() && v.front() == '[' && op->get_items_expected_max() <= 1 &&
+          !takes_comma_list(item.name))
+        throw CLI::ConfigError(where(item) + ": takes one value, not the array " + v);
+    }
     // Only `key = []` has no value (`key = ""` has an empty one); CLI11 would say
     // "At least 1 required" without the key's file.
     if (item.inputs.empty())

@@ -42,6 +42,12 @@ std::vector<BadInput> bad_inputs() {
   const std::string d = temp_dir();
   const std::string unknown_key = write_text(d + "/unknown-key.toml", "[run]\nsampels = 64\n");
   const std::string wrong_type = write_text(d + "/wrong-type.toml", "[run]\nsamples = \"many\"\n");
+  // TOML types: a number written as a string, a flag that is not a boolean, an array for one
+  // value (CLI11 alone would take each of them).
+  const std::string quoted_number = write_text(d + "/quoted-number.toml", "[run]\nsamples = \"64\"\n");
+  const std::string flag_text = write_text(d + "/flag-text.toml", "[run]\nforce = \"yes\"\n");
+  const std::string flag_number = write_text(d + "/flag-number.toml", "[run]\nquiet = 1\n");
+  const std::string one_item = write_text(d + "/one-item.toml", "[run]\nsamples = [48]\n");
   const std::string bad_choice = write_text(d + "/bad-choice.toml", "[run]\ngrid = \"square\"\n");
   const std::string bad_order =
       write_text(d + "/bad-order.toml", "[run]\nzernike-order = \"osa\"\n");
@@ -90,6 +96,10 @@ std::vector<BadInput> bad_inputs() {
       {"config_is_folder", "run -c " + d, d},
       {"config_unknown_key", "run -c " + unknown_key, "sampels"},
       {"config_wrong_type", "run -c " + wrong_type, "samples"},
+      {"config_quoted_number", "run -c " + quoted_number, "[run] samples: takes a number"},
+      {"config_flag_text", "run -c " + flag_text, "[run] force: takes true or false"},
+      {"config_flag_number", "run -c " + flag_number, "[run] quiet: takes true or false"},
+      {"config_one_item_array", "run -c " + one_item, "[run] samples: takes one value"},
       {"config_bad_choice", "run -c " + bad_choice, "--grid"},
       {"no_command", "", "command"},
       {"unknown_command", "bogus --samples 3", "unknown command 'bogus'"},
