@@ -264,6 +264,12 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
           row.intensity = stage_median(log, "intensity");
           row.metrics = stage_median(log, "metrics");
           row.transfer = stage_median(log, "transfer");
+          row.fused = not_a_stage;
+          for (const std::string& stage : log.stages)
+            if (stage.find('+') != std::string::npos) {
+              row.fused_stages = stage;
+              row.fused = stage_median(log, stage);
+            }
           row.total_median = median(log.total);
           row.total_min = *std::min_element(log.total.begin(), log.total.end());
           row.total_max = *std::max_element(log.total.begin(), log.total.end());

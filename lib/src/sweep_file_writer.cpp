@@ -10,6 +10,7 @@ namespace psfsim {
 namespace {
 
 constexpr std::size_t name_bytes = 16;
+constexpr std::size_t stages_bytes = 48;  // "pupil+mft+intensity+transfer" and the like
 
 // The on-disk row: fixed-length strings so that h5py reads the table as one NumPy array.
 struct PackedRow {
@@ -20,18 +21,23 @@ struct PackedRow {
   int samples, padded_size, batch, crop, repeats;
   double pupil_median_s, fft_median_s, mft_median_s, intensity_median_s, metrics_median_s,
       transfer_median_s;
+  char fused_stages[stages_bytes];
+  double fused_median_s;
   double total_median_s, total_min_s, total_max_s, psfs_per_second;
 };
 
-void copy_name(char (&out)[name_bytes], const std::string& in) {
-  std::memset(out, 0, name_bytes);
-  std::memcpy(out, in.data(), std::min(in.size(), name_bytes - 1));
+template <std::size_t Bytes>
+void copy_name(char (&out)[Bytes], const std::string& in) {
+  std::memset(out, 0, Bytes);
+  std::memcpy(out, in.data(), std::min(in.size(), Bytes - 1));
 }
 
 h5::Handle row_type() {
   h5::Handle text(H5Tcopy(H5T_C_S1), H5Tclose, "copy a string type");
   h5::check(H5Tset_size(text.get(), name_bytes), "size a string type");
   h5::check(H5Tset_strpad(text.get(), H5T_STR_NULLTERM), "pad a string type");
+  h5::Handle long_text(H5Tcopy(text.get()), H5Tclose, "copy a string type");
+  h5::check(H5Tset_size(long_text.get(), stages_bytes), "size a string type");
   h5::Handle t(H5Tcreate(H5T_COMPOUND, sizeof(PackedRow)), H5Tclose, "create the /sweep type");
   const hid_t id = t.get();
   const auto field = [&](const char* name, std::size_t offset, hid_t type) {
@@ -52,6 +58,8 @@ h5::Handle row_type() {
   field("intensity_median_s", offsetof(PackedRow, intensity_median_s), H5T_NATIVE_DOUBLE);
   field("metrics_median_s", offsetof(PackedRow, metrics_median_s), H5T_NATIVE_DOUBLE);
   field("transfer_median_s", offsetof(PackedRow, transfer_median_s), H5T_NATIVE_DOUBLE);
+  field("fused_stages", offsetof(PackedRow, fused_stages), long_text.get());
+  field("fused_median_s", offsetof(PackedRow, fused_median_s), H5T_NATIVE_DOUBLE);
   field("total_median_s", offsetof(PackedRow, total_median_s), H5T_NATIVE_DOUBLE);
   field("total_min_s", offsetof(PackedRow, total_min_s), H5T_NATIVE_DOUBLE);
   field("total_max_s", offsetof(PackedRow, total_max_s), H5T_NATIVE_DOUBLE);
@@ -105,6 +113,8 @@ void write_sweep_file(const std::filesystem::path& path, const std::vector<Sweep
     p.intensity_median_s = r.intensity;
     p.metrics_median_s = r.metrics;
     p.transfer_median_s = r.transfer;
+    copy_name(p.fused_stages, r.fused_stages);
+    p.fused_median_s = r.fused;
     p.total_median_s = r.total_median;
     p.total_min_s = r.total_min;
     p.total_max_s = r.total_max;

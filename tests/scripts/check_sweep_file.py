@@ -38,7 +38,8 @@ def text(v):
 
 FIELDS = {"backend": "S", "precision": "S", "samples": "i4", "padded_size": "i4", "batch": "i4",
           "crop": "i4", "repeats": "i4", "pupil_median_s": "f8", "fft_median_s": "f8",
-          "intensity_median_s": "f8", "transfer_median_s": "f8", "total_median_s": "f8",
+          "intensity_median_s": "f8", "transfer_median_s": "f8", "fused_stages": "S",
+          "fused_median_s": "f8", "total_median_s": "f8",
           "total_min_s": "f8", "total_max_s": "f8", "psfs_per_second": "f8"}
 
 with h5py.File(args.file, "r") as f:
@@ -86,6 +87,12 @@ for r, key in zip(table, got):
             check(math.isfinite(v) and 0 < v <= hi, f"{label}: {stage}_median_s = {v}")
         check(math.isnan(r["transfer_median_s"]),
               f"{label}: transfer_median_s = {r['transfer_median_s']}, NaN expected on the CPU")
+        check(text(r["fused_stages"]) == "" and math.isnan(r["fused_median_s"]),
+              f"{label}: fused stages {text(r['fused_stages'])!r}, none expected on the CPU")
+    else:  # the GPU's graph: one fused stage, or the stages apart with --stage-timing
+        fused = float(r["fused_median_s"])
+        check(text(r["fused_stages"]) == "" or (math.isfinite(fused) and 0 < fused <= hi),
+              f"{label}: fused {text(r['fused_stages'])!r} {fused}")
 
 for m in failures:
     print("FAIL:", m)

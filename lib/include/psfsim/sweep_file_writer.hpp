@@ -24,6 +24,10 @@ struct SweepRow {
   double intensity = 0.0;
   double metrics = 0.0;  // SPEC §7's metrics where a backend times them apart (the CPU)
   double transfer = 0.0;
+  // A backend that times several stages as one (the GPU's graph): their names joined by "+"
+  // and the median seconds; "" and NaN where there is none.
+  std::string fused_stages;
+  double fused = 0.0;
   double total_median = 0.0;
   double total_min = 0.0;
   double total_max = 0.0;
