@@ -142,9 +142,11 @@ std::map<std::string, std::string> raw_values(const std::string& text) {
   return values;
 }
 
+// The name of the item's table: "run" for [run], "" at the top level.
+std::string table_name(const CLI::ConfigItem& item) { return CLI::detail::join(item.parents, "."); }
+
 std::string where(const CLI::ConfigItem& item) {
-  std::string table;
-  for (const auto& p : item.parents) table += (table.empty() ? "" : ".") + p;
+  const std::string table = table_name(item);
   return table.empty() ? item.name : "[" + table + "] " + item.name;
 }
 
@@ -193,9 +195,8 @@ std::vector<CLI::ConfigItem> ConfigFile::from_config(std::istream& input) const 
     const CLI::App* table = table_of(app_, item);
     const CLI::Option* op = table ? option_of(*table, item.name) : nullptr;
     if (op == nullptr) continue;  // unknown keys and tables are CLI11's to refuse
-    std::string path;
-    for (const auto& p : item.parents) path += p + ".";
-    const auto value = raw.find(path + item.name);
+    const std::string in = table_name(item);
+    const auto value = raw.find(in.empty() ? item.name : in + "." + item.name);
     if (value != raw.end()) {
       const std::string& v = value->second;
       if (op->get_expected_max() == 0 && v != "true" && v != "false")  // a flag

@@ -47,8 +47,7 @@ RunSpec rank_spec(RunSpec& user, const MpiWorld& world) {
   RunSpec spec = user;
   user.frames.swap(all);
   const FrameRange block = rank_frames(batch, world.rank(), ranks);
-  if (spec.drawn) {  // the rank draws its block alone, further along the same stream
-    spec.drawn->first += block.first;
+  if (spec.drawn) {  // the rank draws its block alone, from block_first on in the stream
     spec.drawn->random.count = static_cast<int>(block.count);
   } else {
     const auto first = user.frames.begin() + static_cast<std::ptrdiff_t>(block.first);

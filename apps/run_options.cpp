@@ -94,7 +94,7 @@ RunSpec to_run_spec(const RunOptions& o) {
   if (!o.vary.empty()) s.frames = expand(terms, parse_vary(o.vary, s.zernike));
   else if (!o.random.empty()) {
     // Drawn as the run reaches them: a million frames' terms are not held.
-    s.drawn = RandomFrames{terms, parse_random(o.random, s.zernike.order), 0};
+    s.drawn = RandomFrames{terms, parse_random(o.random, s.zernike.order)};
     s.frames.clear();
   }
   else if (!o.frames.empty()) s.frames = read_frames_csv(terms, o.frames, s.zernike);

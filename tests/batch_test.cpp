@@ -116,7 +116,7 @@ TEST(FrameSources, DrawnFramesInAnyOrderAndFromAnOffsetAreTheHeldOnes) {
         return false;
     return true;
   };
-  RandomFrameDraws all({fixed, spec, 0});
+  RandomFrameDraws all({fixed, spec});
   ASSERT_EQ(all.size(), 1001u);
   const std::pair<std::size_t, std::size_t> chunks[] = {{0, 3}, {3, 250}, {253, 1}, {600, 401},
                                                         {1, 5},  {0, 1001}, {999, 2}};
@@ -128,7 +128,7 @@ TEST(FrameSources, DrawnFramesInAnyOrderAndFromAnOffsetAreTheHeldOnes) {
   for (const std::size_t offset : {1u, 2u, 333u, 1000u}) {
     RandomSpec block = spec;
     block.count = static_cast<int>(1001 - offset);
-    RandomFrameDraws rank({fixed, block, offset});
+    RandomFrameDraws rank({fixed, block}, offset);
     rank.draw(0, rank.size());
     for (std::size_t f = 0; f < rank.size(); ++f)
       ASSERT_TRUE(same(rank.frame(f), held[offset + f])) << "offset " << offset << ", frame " << f;

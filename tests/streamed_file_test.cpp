@@ -82,7 +82,7 @@ TEST(StreamedFile, DrawnFramesComputeAsTheHeldOnes) {
   held.frames = expand(PhaseTerms{}, random);
   RunSpec drawn = held;
   drawn.frames.clear();
-  drawn.drawn = RandomFrames{PhaseTerms{}, random, 0};
+  drawn.drawn = RandomFrames{PhaseTerms{}, random};
   ASSERT_EQ(batch_size(drawn), 8u);
   EXPECT_EQ(run_spec_frames(drawn), run_spec_frames(held));
 }

@@ -4,7 +4,7 @@ namespace psfsim {
 
 BatchTerms::BatchTerms(const RunSpec& spec) : spec_(spec) {
   if (spec.drawn) {
-    draws_.emplace(*spec.drawn);
+    draws_.emplace(*spec.drawn, spec.block_first);
     any_drawn_ = draws_->any_frame();
   }
 }

@@ -146,8 +146,8 @@ std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const VarySpec& v) {
   return frames;
 }
 
-RandomFrameDraws::RandomFrameDraws(RandomFrames frames)
-    : frames_(std::move(frames)), engine_(frames_.random.seed) {
+RandomFrameDraws::RandomFrameDraws(RandomFrames frames, std::size_t first)
+    : frames_(std::move(frames)), first_(first), engine_(frames_.random.seed) {
   const RandomSpec& r = frames_.random;
   // The draws are Noll (RMS) coefficients, so RMS stays the wavefront's under any
   // normalization.
@@ -159,8 +159,8 @@ RandomFrameDraws::RandomFrameDraws(RandomFrames frames)
 
 void RandomFrameDraws::draw(std::size_t first, std::size_t count) {
   const std::uint64_t per_frame = ids_.size();
-  const std::uint64_t begin = (frames_.first + first) * per_frame / 2 * 2;
-  const std::uint64_t end = ((frames_.first + first + count) * per_frame + 1) / 2 * 2;
+  const std::uint64_t begin = (first_ + first) * per_frame / 2 * 2;
+  const std::uint64_t end = ((first_ + first + count) * per_frame + 1) / 2 * 2;
   if (begin < consumed_) {  // backward: the stream again from its seed
     engine_.seed(frames_.random.seed);
     consumed_ = 0;
@@ -173,7 +173,7 @@ void RandomFrameDraws::draw(std::size_t first, std::size_t count) {
 }
 
 PhaseTerms RandomFrameDraws::frame(std::size_t f) const {
-  const std::uint64_t first_draw = (frames_.first + f) * ids_.size();
+  const std::uint64_t first_draw = (first_ + f) * ids_.size();
   NormalDraws normal(raw_.data(), raw_first_);
   PhaseTerms terms = frames_.fixed;
   terms.zernike.reserve(terms_);  // one allocation per frame rather than five
@@ -183,7 +183,7 @@ PhaseTerms RandomFrameDraws::frame(std::size_t f) const {
 }
 
 void RandomFrameDraws::values(std::size_t f, double* out) const {
-  const std::uint64_t first_draw = (frames_.first + f) * ids_.size();
+  const std::uint64_t first_draw = (first_ + f) * ids_.size();
   NormalDraws normal(raw_.data(), raw_first_);
   for (std::size_t k = 0; k < ids_.size(); ++k)
     out[k] = sigma_ * normal(first_draw + k) / ids_[k].divisor;  // as set_term stores it
@@ -196,7 +196,7 @@ PhaseTerms RandomFrameDraws::any_frame() const {
 }
 
 std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& r) {
-  RandomFrameDraws draws({fixed, r, 0});
+  RandomFrameDraws draws({fixed, r});
   draws.draw(0, draws.size());
   std::vector<PhaseTerms> frames(draws.size());
   for_contiguous_runs(frames.size(), [&](std::size_t first, std::size_t last) {

@@ -148,8 +148,9 @@ void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
                              static_cast<std::size_t>(geometry_.frame) * geometry_.frame,
                              spec_.precision);
   if (bad)
-    throw RuntimeFailure("frame " + std::to_string(spec_.block_first + first + *bad) + " holds a non-finite value (" +
-                         backend_name_ + " backend, " + std::string(to_string(spec_.precision)) +
+    throw RuntimeFailure("frame " + std::to_string(spec_.block_first + first + *bad) +
+                         " holds a non-finite value (" + backend_name_ + " backend, " +
+                         std::string(to_string(spec_.precision)) +
                          " precision): nothing was written");
 }
 

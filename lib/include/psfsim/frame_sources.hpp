@@ -58,11 +58,10 @@ inline constexpr int max_frames = 100'000'000;
                                       ZernikeOrdering order = ZernikeOrdering::noll);
 
 // --random's frames, drawn as a run reaches them rather than all held (10^7 frames' terms take
-// 2.5 GB): frames [first, first + random.count) of the stream that `random` seeds.
+// 2.5 GB), from the stream that `random` seeds.
 struct RandomFrames {
-  PhaseTerms fixed;       // Noll terms, on every frame
-  RandomSpec random;      // random.count: the frames here
-  std::size_t first = 0;  // in the stream: an MPI rank's block starts after the others'
+  PhaseTerms fixed;   // Noll terms, on every frame
+  RandomSpec random;  // random.count: the frames here
 };
 
 // The draws of RandomFrames, chunk by chunk: the k-th draw of a frame goes to the k-th index
@@ -71,7 +70,9 @@ struct RandomFrames {
 // repeat) starts the stream again.
 class RandomFrameDraws {
  public:
-  explicit RandomFrameDraws(RandomFrames frames);
+  // Frames [first, first + random.count) of the stream (an MPI rank's block starts after the
+  // others'), indexed from 0 here.
+  explicit RandomFrameDraws(RandomFrames frames, std::size_t first = 0);
   [[nodiscard]] std::size_t size() const noexcept { return frames_.random.count; }
   // Draws the values of frames [first, first + count); frame() then builds any of them, from
   // any thread, until the next draw().
@@ -86,6 +87,7 @@ class RandomFrameDraws {
 
  private:
   RandomFrames frames_;
+  std::size_t first_ = 0;  // in the stream
   std::vector<TermId> ids_;
   double sigma_ = 0.0;
   std::size_t terms_ = 0;  // per frame, fixed ones included

@@ -39,7 +39,8 @@ struct RunSpec {
   std::optional<RandomFrames> drawn;
   // Where these frames sit in the user's whole batch: an MPI rank's block starts at
   // `block_first` of `whole_batch` frames (0: this run is the whole batch). Per-frame pupil
-  // maps and the noise (keyed by frame) take the whole batch's indices.
+  // maps and the noise (keyed by frame) take the whole batch's indices, and drawn frames
+  // start there in the random stream.
   std::size_t block_first = 0;
   std::size_t whole_batch = 0;
   std::filesystem::path output;
