@@ -113,6 +113,42 @@ TEST_P(BackendContract, BlockStaysValidUntilTheSecondFollowingCall) {
   }
 }
 
+// Two calls submitted at once (a device queues the second behind the first) finish in order,
+// each equal to the same call made alone; a block outlives the next finish() and the next
+// two submit()s.
+TEST_P(BackendContract, SubmittedCallsFinishInOrderAndEqualSingleCalls) {
+  for (const Case& c : {make_case(64, 128, Grid::centered, Normalization::sum, 40, 0.1, {}),
+                        make_case(256, 512, Grid::centered, Normalization::peak, 0, 0.0, {})}) {
+    SCOPED_TRACE(describe(c));
+    const auto b = make(c, 5);
+    const std::vector<PhaseTerms> all{mixed(), seidel({{2, 0, 1.0}}), seidel({}),
+                                      seidel({{4, 0, 0.5}}), PhaseTerms{{{2, 1, -1.0}}, {{7, 0.1}}}};
+    const auto full = compile_all(all);
+    const auto part = compile_all({all.begin() + 3, all.end()});
+    const auto full_bytes = bytes_of(b->compute(full), b->plan());
+    const auto part_bytes = bytes_of(b->compute(part), b->plan());
+
+    b->submit(full);
+    b->submit(part);
+    EXPECT_THROW(b->submit(full), RuntimeFailure);  // at most two pending
+    const FrameBlock first = b->finish();
+    ASSERT_EQ(first.frames, 5u);
+    EXPECT_EQ(bytes_of(first, b->plan()), full_bytes);
+    EXPECT_GT(first.times.total, 0.0);
+    b->submit(full);
+    const FrameBlock second = b->finish();
+    ASSERT_EQ(second.frames, 2u);
+    EXPECT_EQ(bytes_of(second, b->plan()), part_bytes);
+    EXPECT_EQ(bytes_of(first, b->plan()), full_bytes);
+    b->submit(part);
+    const FrameBlock third = b->finish();
+    EXPECT_EQ(bytes_of(third, b->plan()), full_bytes);
+    EXPECT_EQ(bytes_of(second, b->plan()), part_bytes);
+    EXPECT_EQ(bytes_of(b->finish(), b->plan()), part_bytes);
+    EXPECT_THROW((void)b->finish(), RuntimeFailure);  // nothing pending
+  }
+}
+
 // Poisons the buffer the call after next writes into: every element must come back finite
 // and equal to the first result. Shapes cover a direct host write (small output), copies
 // after a graph timed as a whole, and copies after timed stages on the GPU.
@@ -133,8 +169,9 @@ TEST_P(BackendContract, EveryOutputElementIsRewritten) {
     else
       std::fill_n(static_cast<double*>(const_cast<void*>(first.data)), n,
                   std::numeric_limits<double>::quiet_NaN());
-    (void)b->compute(phases);
-    const FrameBlock third = b->compute(phases);
+    // Until a call lands in the poisoned buffer again: two or three calls on, by backend.
+    FrameBlock third = b->compute(phases);
+    for (int call = 0; call < 3 && third.data != first.data; ++call) third = b->compute(phases);
     ASSERT_EQ(third.data, first.data);
     EXPECT_EQ(bytes_of(third, b->plan()), reference);
     const std::vector<double> values = widen(third, b->plan());

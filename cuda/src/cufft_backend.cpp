@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "call_queue.hpp"
 #include "cuda_check.hpp"
 #include "device_info.hpp"
 #include "device_memory.hpp"
@@ -45,7 +46,12 @@ class CufftBackend final : public Backend {
   [[nodiscard]] std::string device_name() const override { return device_name_; }
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
   [[nodiscard]] std::string fused_stages() const override { return policy_.fused_stages(); }
-  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override;
+  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override {
+    submit(frames);
+    return finish();
+  }
+  void submit(std::span<const PhasePolynomial> frames) override;
+  [[nodiscard]] FrameBlock finish() override;
 
  private:
   using Complex = DeviceComplex<Real>;
@@ -59,6 +65,13 @@ class CufftBackend final : public Backend {
     return static_cast<std::size_t>(plan_.padded) * plan_.padded;
   }
   [[nodiscard]] PhaseTables phase_tables(const GraphKey& key) const noexcept;
+  // The pupil kernel's shape for a call in `slot`, from call frame `first` on.
+  [[nodiscard]] PupilShape pupil_shape(int slot, int first = 0) const noexcept {
+    PupilShape shape = pupil_shape_;
+    shape.maps = maps_.maps(slot, first);
+    shape.maps.moments = moments_.data();
+    return shape;
+  }
   void require_device_memory() const;
   GraphKey stage_phase_tables(std::span<const PhasePolynomial> frames, int slot);
   void issue_pipeline(const GraphKey& key);
@@ -66,7 +79,9 @@ class CufftBackend final : public Backend {
   void issue_intensity(const GraphKey& key, int first, int count);
   void issue_metrics(const GraphKey& key, int first, int count, const FftPlan& fft,
                      int pupil_blocks_per_frame);
-  void mark(int stage) const { clock_.mark(stage, stream_.get()); }
+  void mark(const GraphKey& key, int stage) const {
+    clocks_[static_cast<std::size_t>(key.slot)].mark(stage, stream_.get());
+  }
 
   PsfPlan plan_;
   std::string device_name_;  // initialized by opening the device, before any CUDA object
@@ -80,7 +95,9 @@ class CufftBackend final : public Backend {
   Stream copy_stream_;  // device-to-host copies, overlapping the intensity of later pieces
   Event piece_ready_{cudaEventDisableTiming};
   Event copies_done_{cudaEventDisableTiming};
-  StageClock clock_{policy_.timing};
+  std::array<StageClock, call_slots> clocks_{StageClock{policy_.timing},
+                                             StageClock{policy_.timing},
+                                             StageClock{policy_.timing}};
   DeviceBuffer<double> grid_table_;
   PupilMapBuffers maps_;            // SPEC §7's amplitude and OPD maps, uploaded once
   DeviceBuffer<Complex> pupil_;     // zero padding written once, window every call
@@ -88,23 +105,23 @@ class CufftBackend final : public Backend {
   DeviceBuffer<Real> device_frames_;
   DeviceBuffer<double> block_sums_;
   DeviceBuffer<double> frame_scales_;
-  std::array<PinnedBuffer<Real>, 2> host_frames_;  // alternate, so a block outlives one call
-  std::array<Real*, 2> host_frames_view_{};
+  std::array<PinnedBuffer<Real>, call_slots> host_frames_;  // one per call slot
+  std::array<Real*, call_slots> host_frames_view_{};
   // SPEC §7's metrics: their parameters, the pupil kernel's wavefront sums, the MTF's planes
   // and the values, written by the kernels into pinned host memory.
   DeviceMetrics device_metrics_;
   DeviceBuffer<double> moments_;
   DeviceBuffer<Complex> otf_planes_;
-  std::array<PinnedBuffer<double>, 2> host_metrics_;
-  std::array<double*, 2> host_metrics_view_{};
+  std::array<PinnedBuffer<double>, call_slots> host_metrics_;
+  std::array<double*, call_slots> host_metrics_view_{};
   InlineTables inline_tables_{};
-  PinnedBuffer<double> staged_tables_;
-  double* staged_tables_view_ = nullptr;
-  DeviceBuffer<double> tables_;
+  std::array<PinnedBuffer<double>, call_slots> staged_tables_;
+  std::array<double*, call_slots> staged_tables_view_{};
+  DeviceBuffer<double> tables_;  // copied from a call's staged tables by its graph
   std::unique_ptr<FftPlan> fft_;
   std::unique_ptr<FftPlan> piece_fft_;  // Timing::pieced: piece_frames transforms
   GraphCache<Real> graphs_;
-  int next_slot_ = 0;
+  CallQueue calls_;
 };
 
 template <typename Real>
@@ -125,14 +142,14 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     block_sums_ = DeviceBuffer<double>(IntensityTiling::max_blocks(plan_.frame, plan_.max_batch));
     frame_scales_ = DeviceBuffer<double>(batch);
   }
-  for (int slot = 0; slot < 2 && stores_frames(); ++slot) {
+  for (int slot = 0; slot < call_slots && stores_frames(); ++slot) {
     host_frames_[slot] = PinnedBuffer<Real>(batch * plan_.frame_elements());
     host_frames_view_[slot] = device_view(host_frames_[slot]);
   }
   const MetricsPlan& metrics = plan_.metrics;
   if (!metrics.empty()) {
     device_metrics_ = DeviceMetrics(metrics, plan_.frame, facts.aperture_sum, facts.energy_sum);
-    for (int slot = 0; slot < 2; ++slot) {
+    for (int slot = 0; slot < call_slots; ++slot) {
       host_metrics_[slot] = PinnedBuffer<double>(batch * metrics.values_per_frame);
       host_metrics_view_[slot] = device_view(host_metrics_[slot]);
     }
@@ -156,8 +173,6 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
   pupil_shape_.coordinate = grid_table_.data();
   pupil_shape_.shift_waves = grid_table_.data() + plan_.samples;
   maps_ = PupilMapBuffers(facts, plan_.max_batch);
-  pupil_shape_.maps = maps_.maps();
-  pupil_shape_.maps.moments = moments_.data();  // replayed graphs keep it (set_inline_tables)
 
   // One cuFFT plan serves every call: a shorter batch transforms a few stale frames too.
   fft_ = std::make_unique<FftPlan>(plan_.padded, plan_.max_batch, plan_.precision, stream_.get());
@@ -205,50 +220,58 @@ void CufftBackend<Real>::require_device_memory() const {
     needed += FftPlan::work_bytes(plan_.padded, policy_.piece_frames, plan_.precision);
   if (needed + device_memory_reserve > free_bytes) refuse(needed + device_memory_reserve);
 
-  // The two pinned output buffers cannot be paged out.
-  require_memory((stores_frames() ? 2 * batch * plan_.frame_bytes() : 0) +
-                     2 * batch * plan_.metrics.values_per_frame * sizeof(double),
+  // The pinned output buffers cannot be paged out.
+  require_memory(call_slots * ((stores_frames() ? batch * plan_.frame_bytes() : 0) +
+                               batch * plan_.metrics.values_per_frame * sizeof(double)),
                  available_host_memory(), "cuda backend: the pinned output buffers",
                  "host memory");
 }
 
 template <typename Real>
-FrameBlock CufftBackend<Real>::compute(std::span<const PhasePolynomial> frames) {
-  const auto start = std::chrono::steady_clock::now();
+void CufftBackend<Real>::submit(std::span<const PhasePolynomial> frames) {
+  const auto start = CallQueue::Clock::now();
   const int count = static_cast<int>(frames.size());
   if (count < 1 || count > plan_.max_batch)
     throw InputError("cuda backend: " + std::to_string(count) +
                      " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
   select_device(plan_.device);
 
-  const int slot = next_slot_;
+  const int slot = calls_.next_slot(name());
   const GraphKey key = stage_phase_tables(frames, slot);
-  maps_.set_frames(frames);
+  maps_.set_frames(frames, slot);
   const cudaStream_t stream = stream_.get();
   auto& cached = graphs_.find_or_record(key, inline_tables_, stream, [&] { issue_pipeline(key); });
   if (key.tables == TableSource::parameters)
-    GraphCache<Real>::update_inline_tables(cached, inline_tables_, pupil_.data(), pupil_shape_);
-  clock_.before_launch(stream);
+    GraphCache<Real>::update_inline_tables(cached, inline_tables_, pupil_.data(),
+                                           pupil_shape(slot));
+  const StageClock& clock = clocks_[static_cast<std::size_t>(slot)];
+  clock.before_launch(stream);
   cached.graph.launch(stream);
-  clock_.after_launch(stream);
-  PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-  next_slot_ ^= 1;
+  clock.after_launch(stream);
+  calls_.push(frames.size(), start, stream);
+}
 
+template <typename Real>
+FrameBlock CufftBackend<Real>::finish() {
+  select_device(plan_.device);
+  double added = 0.0;
+  const CallQueue::Call call = calls_.pop(name(), added);
+  const std::size_t slot = static_cast<std::size_t>(call.slot);
   FrameBlock block;
   block.data = stores_frames() ? host_frames_[slot].data() : nullptr;
   block.metrics = plan_.metrics.empty() ? nullptr : host_metrics_[slot].data();
-  block.frames = frames.size();
-  block.times = clock_.times();
-  block.times.total =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  block.frames = call.frames;
+  block.times = clocks_[slot].times();
+  block.times.total = added;
   return block;
 }
 
 template <typename Real>
 PhaseTables CufftBackend<Real>::phase_tables(const GraphKey& key) const noexcept {
-  const double* where = key.tables == TableSource::host_memory   ? staged_tables_view_
-                        : key.tables == TableSource::device_copy ? tables_.data()
-                                                                 : nullptr;
+  const double* where =
+      key.tables == TableSource::host_memory   ? staged_tables_view_[static_cast<std::size_t>(key.slot)]
+      : key.tables == TableSource::device_copy ? tables_.data()
+                                               : nullptr;
   return key.phase_tables(where);
 }
 
@@ -265,15 +288,17 @@ GraphKey CufftBackend<Real>::stage_phase_tables(std::span<const PhasePolynomial>
     pack_phase_tables(frames, layout, inline_tables_.values);
     return key;
   }
-  if (layout.doubles() > staged_tables_.size()) {
+  PinnedBuffer<double>& staged = staged_tables_[static_cast<std::size_t>(slot)];
+  if (layout.doubles() > staged.size()) {
     // Sized for a full batch of this layout so that later calls do not grow it again.
     const std::size_t capacity = plan_.max_batch * layout.doubles_per_frame();
+    PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // calls in flight read them
     graphs_.clear();  // they read the buffers replaced here
-    staged_tables_ = PinnedBuffer<double>(capacity);
-    staged_tables_view_ = device_view(staged_tables_);
-    tables_ = DeviceBuffer<double>(capacity);
+    staged = PinnedBuffer<double>(capacity);
+    staged_tables_view_[static_cast<std::size_t>(slot)] = device_view(staged);
+    if (tables_.size() < capacity) tables_ = DeviceBuffer<double>(capacity);
   }
-  pack_phase_tables(frames, layout, staged_tables_.data());
+  pack_phase_tables(frames, layout, staged.data());
   const std::size_t bus_reads =
       static_cast<std::size_t>(
           PupilTiling::for_batch(plan_.samples, layout.frames).blocks(layout.frames)) *
@@ -294,9 +319,10 @@ void CufftBackend<Real>::issue_pipeline(const GraphKey& key) {
   const bool pieced = policy_.timing == Timing::pieced && key.tables != TableSource::parameters;
   const cudaStream_t stream = stream_.get();
   const cudaStream_t copies = copy_stream_.get();
-  mark(0);
+  mark(key, 0);
   if (key.tables == TableSource::device_copy)
-    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(tables_.data(), staged_tables_.data(),
+    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(tables_.data(),
+                                      staged_tables_[static_cast<std::size_t>(key.slot)].data(),
                                       static_cast<std::size_t>(key.frames) *
                                           phase_tables(key).doubles_per_frame() * sizeof(double),
                                       cudaMemcpyHostToDevice, stream));
@@ -305,13 +331,13 @@ void CufftBackend<Real>::issue_pipeline(const GraphKey& key) {
     const FrameSplit split = policy_.copy_pieces(key.frames, pieced);
     for (int p = 0; pieced && p < split.pieces; ++p)
       issue_pupil_and_fft(key, split.first(p), split.first(p + 1) - split.first(p), *piece_fft_);
-    mark(3);
-    mark(4);
+    mark(key, 3);
+    mark(key, 4);
     return;
   }
   if (policy_.direct_write) {  // never pieced: pieces exist for the copies
     issue_intensity(key, 0, key.frames);
-    mark(3);
+    mark(key, 3);
     return;
   }
   PSFSIM_CUDA_CHECK(cudaEventRecord(piece_ready_.get(), stream));  // fork the copy stream
@@ -330,10 +356,10 @@ void CufftBackend<Real>::issue_pipeline(const GraphKey& key) {
                                       device_frames_.data() + offset, count * plan_.frame_bytes(),
                                       cudaMemcpyDeviceToHost, copies));
   }
-  mark(3);  // all intensities are computed; copies may still be running
+  mark(key, 3);  // all intensities are computed; copies may still be running
   PSFSIM_CUDA_CHECK(cudaEventRecord(copies_done_.get(), copies));  // join
   PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(stream, copies_done_.get(), 0));
-  mark(4);
+  mark(key, 4);
 }
 
 // Pupil and FFT of frames [first, first + count). The FFT transforms as many frames as `fft`
@@ -347,15 +373,13 @@ void CufftBackend<Real>::issue_pupil_and_fft(const GraphKey& key, int first, int
   PhaseTables tables = phase_tables(key);
   tables.coefficients += static_cast<std::size_t>(first) * tables.doubles_per_frame();
   tables.frames = count;
-  PupilShape shape = pupil_shape_;
-  shape.maps = maps_.maps(first);
-  shape.maps.moments = moments_.data();
+  const PupilShape shape = pupil_shape(key.slot, first);
   launch_build_pupil<Real>(pupil_.data() + field_offset, shape, tables,
                            key.tables == TableSource::parameters ? &inline_tables_ : nullptr,
                            stream_.get());
-  mark(1);
+  mark(key, 1);
   fft.forward(pupil_.data() + field_offset, spectrum_.data() + field_offset);
-  mark(2);
+  mark(key, 2);
   if (!plan_.metrics.empty())
     issue_metrics(key, first, count, fft,
                   PupilTiling::for_batch(plan_.samples, count).blocks_per_frame());

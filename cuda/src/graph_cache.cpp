@@ -3,6 +3,7 @@
 #include <cstring>
 #include <utility>
 
+#include "cuda_check.hpp"
 #include "psfsim/errors.hpp"
 
 namespace psfsim::cuda {
@@ -13,7 +14,10 @@ typename GraphCache<Real>::CachedGraph& GraphCache<Real>::find_or_record(
     const std::function<void()>& issue_pipeline) {
   for (CachedGraph& g : graphs_)
     if (g.key == key) return g;
-  if (graphs_.size() >= max_cached_graphs) graphs_.erase(graphs_.begin());
+  if (graphs_.size() >= max_cached_graphs) {
+    PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream));  // it may be the one running
+    graphs_.erase(graphs_.begin());
+  }
   StreamCapture capture(stream);
   issue_pipeline();
   CachedGraph recorded{key, capture.finish(), nullptr, tables};

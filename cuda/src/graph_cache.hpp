@@ -14,8 +14,8 @@
 
 namespace psfsim::cuda {
 
-// Executable graphs kept per backend: two output slots times a few batch shapes.
-inline constexpr std::size_t max_cached_graphs = 8;
+// Executable graphs kept per backend: three call slots (CallQueue) times a few batch shapes.
+inline constexpr std::size_t max_cached_graphs = 12;
 
 // Where the pupil kernel finds a call's phase tables.
 enum class TableSource {
@@ -30,7 +30,7 @@ struct GraphKey {
   int degree = 0;
   bool with_rho = false;
   TableSource tables = TableSource::device_copy;
-  int slot = 0;  // which pinned output buffer the frames land in
+  int slot = 0;  // the call's slot (CallQueue): its pinned buffers and events
   bool operator==(const GraphKey&) const = default;
 
   // The tables as the pupil kernel reads them, from `coefficients` (null with parameters).
@@ -50,8 +50,8 @@ class GraphCache {
   };
 
   // The graph of `key`, or else the one recorded from what `issue_pipeline` issues on
-  // `stream`, the oldest graph giving way past max_cached_graphs. `tables` are the inline
-  // tables the pipeline's pupil kernel is given.
+  // `stream`, the oldest graph giving way past max_cached_graphs (once the calls in flight
+  // are done). `tables` are the inline tables the pipeline's pupil kernel is given.
   CachedGraph& find_or_record(const GraphKey& key, const InlineTables& tables, cudaStream_t stream,
                               const std::function<void()>& issue_pipeline);
   // Rewrites the tables in the graph's pupil node (launched on `pupil` with `shape`), unless

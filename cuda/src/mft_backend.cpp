@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "call_queue.hpp"
 #include "cuda_check.hpp"
 #include "device_info.hpp"
 #include "device_memory.hpp"
@@ -160,7 +161,12 @@ class MftBackend final : public Backend {
   [[nodiscard]] std::string device_name() const override { return device_name_; }
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
   [[nodiscard]] std::string fused_stages() const override;
-  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override;
+  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override {
+    submit(frames);
+    return finish();
+  }
+  void submit(std::span<const PhasePolynomial> frames) override;
+  [[nodiscard]] FrameBlock finish() override;
 
  private:
   using Complex = DeviceComplex<Real>;
@@ -176,8 +182,8 @@ class MftBackend final : public Backend {
   void issue_pipeline(const GraphKey& key);
   void issue_piece(const GraphKey& key, int piece, int first, int count);
   void issue_products(int count);
-  void mark(std::size_t index) const;
-  [[nodiscard]] StageTimes staged_times(int frames) const;
+  void mark(const GraphKey& key, std::size_t index) const;
+  [[nodiscard]] StageTimes staged_times(int slot, int frames) const;
 
   PsfPlan plan_;
   std::string device_name_;  // initialized by opening the device, before any CUDA object
@@ -191,9 +197,11 @@ class MftBackend final : public Backend {
   Stream copy_stream_;  // device-to-host copies, overlapping the computation of later pieces
   Event piece_ready_{cudaEventDisableTiming};
   Event copies_done_{cudaEventDisableTiming};
-  Event launch_start_;
-  Event launch_end_;
-  std::vector<Event> stage_marks_;  // staged: 4 per piece (start, pupil, mft, intensity), end
+  // A call's timing events, in its slot (CallQueue).
+  std::array<Event, call_slots> launch_start_;
+  std::array<Event, call_slots> launch_end_;
+  // staged: 4 per piece (start, pupil, mft, intensity), end
+  std::array<std::vector<Event>, call_slots> stage_marks_;
   DeviceBuffer<double> coordinates_;
   PupilMapBuffers maps_;  // SPEC §7's amplitude and OPD maps, uploaded once
   DeviceBuffer<double> phase_scales_;
@@ -203,22 +211,22 @@ class MftBackend final : public Backend {
   DeviceBuffer<Complex> products_;  // T = P A^T: [channel][frame][r][p]
   DeviceBuffer<Complex> fields_;    // E = A T: [channel][frame][q][p]
   DeviceBuffer<Real> device_frames_;
-  std::array<PinnedBuffer<Real>, 2> host_frames_;  // alternate, so a block outlives one call
-  std::array<Real*, 2> host_frames_view_{};
+  std::array<PinnedBuffer<Real>, call_slots> host_frames_;  // one per call slot
+  std::array<Real*, call_slots> host_frames_view_{};
   // SPEC §7's metrics: parameters, the channels' unnormalized weights, the pupil kernel's
   // wavefront sums, and the values, written by the kernels into pinned host memory.
   DeviceMetrics device_metrics_;
   DeviceBuffer<double> raw_weights_;
   DeviceBuffer<double> moments_;
-  std::array<PinnedBuffer<double>, 2> host_metrics_;
-  std::array<double*, 2> host_metrics_view_{};
-  PinnedBuffer<double> staged_tables_;
-  double* staged_tables_view_ = nullptr;
-  DeviceBuffer<double> tables_;
+  std::array<PinnedBuffer<double>, call_slots> host_metrics_;
+  std::array<double*, call_slots> host_metrics_view_{};
+  std::array<PinnedBuffer<double>, call_slots> staged_tables_;
+  std::array<double*, call_slots> staged_tables_view_{};
+  DeviceBuffer<double> tables_;  // copied from a call's staged tables by its graph
   BlasHandle blas_{stream_.get()};
   InlineTables unused_inline_tables_{};  // the graph cache's interface; never used here
   GraphCache<Real> graphs_;
-  int next_slot_ = 0;
+  CallQueue calls_;
 };
 
 template <typename Real>
@@ -235,7 +243,7 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
   fields_ = DeviceBuffer<Complex>(w * piece_elements(static_cast<long long>(k_) * k_));
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   if (!schedule_.direct_write) device_frames_ = DeviceBuffer<Real>(batch * pixels());
-  for (int slot = 0; slot < 2; ++slot) {
+  for (int slot = 0; slot < call_slots; ++slot) {
     host_frames_[slot] = PinnedBuffer<Real>(batch * pixels());
     host_frames_view_[slot] = device_view(host_frames_[slot]);
   }
@@ -243,7 +251,7 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
   if (!metrics.empty()) {
     const PupilFacts& facts = plan_.pupil_facts();
     device_metrics_ = DeviceMetrics(metrics, k_, facts.aperture_sum, facts.energy_sum);
-    for (int slot = 0; slot < 2; ++slot) {
+    for (int slot = 0; slot < call_slots; ++slot) {
       host_metrics_[slot] = PinnedBuffer<double>(batch * metrics.values_per_frame);
       host_metrics_view_[slot] = device_view(host_metrics_[slot]);
     }
@@ -259,7 +267,7 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
   if (schedule_.staged) {
     const std::size_t marks =
         4 * static_cast<std::size_t>(schedule_.split(plan_.max_batch).pieces()) + 1;
-    stage_marks_ = std::vector<Event>(marks);
+    for (std::vector<Event>& slot_marks : stage_marks_) slot_marks = std::vector<Event>(marks);
   }
   upload_constants();
 }
@@ -295,8 +303,8 @@ void MftBackend<Real>::require_memory() const {
                      " of device memory, " + format_bytes(static_cast<double>(free_bytes)) +
                      " free on " + device_name_ + " (device " + std::to_string(plan_.device) +
                      ")");
-  // The two pinned output buffers cannot be paged out.
-  psfsim::require_memory(2 * batch * plan_.frame_bytes(), available_host_memory(),
+  // The pinned output buffers cannot be paged out.
+  psfsim::require_memory(call_slots * batch * plan_.frame_bytes(), available_host_memory(),
                          "cuda backend: the pinned output buffers", "host memory");
 }
 
@@ -358,40 +366,47 @@ std::string MftBackend<Real>::fused_stages() const {
 }
 
 template <typename Real>
-FrameBlock MftBackend<Real>::compute(std::span<const PhasePolynomial> frames) {
-  const auto start = std::chrono::steady_clock::now();
+void MftBackend<Real>::submit(std::span<const PhasePolynomial> frames) {
+  const auto start = CallQueue::Clock::now();
   const int count = static_cast<int>(frames.size());
   if (count < 1 || count > plan_.max_batch)
     throw InputError("cuda backend: " + std::to_string(count) +
                      " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
   select_device(plan_.device);
 
-  const int slot = next_slot_;
+  const int slot = calls_.next_slot(name());
   const GraphKey key = stage_phase_tables(frames, slot);
-  maps_.set_frames(frames);
+  maps_.set_frames(frames, slot);
   const cudaStream_t stream = stream_.get();
   if (schedule_.staged) {
     issue_pipeline(key);  // not recorded: the events between the stages time this very run
   } else {
     auto& cached = graphs_.find_or_record(key, unused_inline_tables_, stream,
                                           [&] { issue_pipeline(key); });
-    PSFSIM_CUDA_CHECK(cudaEventRecord(launch_start_.get(), stream));
+    const std::size_t s = static_cast<std::size_t>(slot);
+    PSFSIM_CUDA_CHECK(cudaEventRecord(launch_start_[s].get(), stream));
     cached.graph.launch(stream);
-    PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_.get(), stream));
+    PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_[s].get(), stream));
   }
-  PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-  next_slot_ ^= 1;
+  calls_.push(frames.size(), start, stream);
+}
 
+template <typename Real>
+FrameBlock MftBackend<Real>::finish() {
+  select_device(plan_.device);
+  double added = 0.0;
+  const CallQueue::Call call = calls_.pop(name(), added);
+  const std::size_t slot = static_cast<std::size_t>(call.slot);
   FrameBlock block;
   block.data = plan_.metrics.store_frames ? host_frames_[slot].data() : nullptr;
   block.metrics = plan_.metrics.empty() ? nullptr : host_metrics_[slot].data();
-  block.frames = frames.size();
+  block.frames = call.frames;
   if (schedule_.staged)
-    block.times = staged_times(count);
+    block.times = staged_times(call.slot, static_cast<int>(call.frames));
   else
-    block.times.add("pupil+mft+intensity+transfer", elapsed_seconds(launch_start_, launch_end_));
-  block.times.total =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    block.times.add("pupil+mft+intensity+transfer",
+                    elapsed_seconds(launch_start_[slot], launch_end_[slot]));
+  block.times.total = added;
   return block;
 }
 
@@ -403,15 +418,17 @@ GraphKey MftBackend<Real>::stage_phase_tables(std::span<const PhasePolynomial> f
   if (layout.degree > max_phase_degree)
     throw InputError("cuda backend: phase polynomial of degree " + std::to_string(layout.degree) +
                      " (at most " + std::to_string(max_phase_degree) + ")");
-  if (layout.doubles() > staged_tables_.size()) {
+  PinnedBuffer<double>& staged = staged_tables_[static_cast<std::size_t>(slot)];
+  if (layout.doubles() > staged.size()) {
     // Sized for a full batch of this layout so that later calls do not grow it again.
     const std::size_t capacity = plan_.max_batch * layout.doubles_per_frame();
+    PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // calls in flight read them
     graphs_.clear();  // they read the buffers replaced here
-    staged_tables_ = PinnedBuffer<double>(capacity);
-    staged_tables_view_ = device_view(staged_tables_);
-    tables_ = DeviceBuffer<double>(capacity);
+    staged = PinnedBuffer<double>(capacity);
+    staged_tables_view_[static_cast<std::size_t>(slot)] = device_view(staged);
+    if (tables_.size() < capacity) tables_ = DeviceBuffer<double>(capacity);
   }
-  pack_phase_tables(frames, layout, staged_tables_.data());
+  pack_phase_tables(frames, layout, staged.data());
   std::size_t bus_reads = 0;
   const PieceSplit split = schedule_.split(layout.frames);
   for (int p = 0; p < split.pieces(); ++p)
@@ -425,23 +442,25 @@ GraphKey MftBackend<Real>::stage_phase_tables(std::span<const PhasePolynomial> f
 
 // Stage boundary `index` (see stage_marks_); only --stage-timing records any.
 template <typename Real>
-void MftBackend<Real>::mark(std::size_t index) const {
+void MftBackend<Real>::mark(const GraphKey& key, std::size_t index) const {
   if (schedule_.staged)
-    PSFSIM_CUDA_CHECK(cudaEventRecord(stage_marks_[index].get(), stream_.get()));
+    PSFSIM_CUDA_CHECK(cudaEventRecord(
+        stage_marks_[static_cast<std::size_t>(key.slot)][index].get(), stream_.get()));
 }
 
 template <typename Real>
-StageTimes MftBackend<Real>::staged_times(int frames) const {
+StageTimes MftBackend<Real>::staged_times(int slot, int frames) const {
+  const std::vector<Event>& stage_marks = stage_marks_[static_cast<std::size_t>(slot)];
   const std::size_t pieces = static_cast<std::size_t>(schedule_.split(frames).pieces());
   std::array<double, 3> sums{};
   for (std::size_t p = 0; p < pieces; ++p)
     for (std::size_t s = 0; s < 3; ++s)
-      sums[s] += elapsed_seconds(stage_marks_[4 * p + s], stage_marks_[4 * p + s + 1]);
+      sums[s] += elapsed_seconds(stage_marks[4 * p + s], stage_marks[4 * p + s + 1]);
   StageTimes t;
   t.add("pupil", sums[0]);
   t.add("mft", sums[1]);
   t.add("intensity", sums[2]);
-  t.add("transfer", elapsed_seconds(stage_marks_[4 * pieces - 1], stage_marks_[4 * pieces]));
+  t.add("transfer", elapsed_seconds(stage_marks[4 * pieces - 1], stage_marks[4 * pieces]));
   return t;
 }
 
@@ -452,9 +471,10 @@ template <typename Real>
 void MftBackend<Real>::issue_pipeline(const GraphKey& key) {
   const cudaStream_t stream = stream_.get();
   const cudaStream_t copies = copy_stream_.get();
-  mark(0);
+  mark(key, 0);
   if (key.tables == TableSource::device_copy)
-    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(tables_.data(), staged_tables_.data(),
+    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(tables_.data(),
+                                      staged_tables_[static_cast<std::size_t>(key.slot)].data(),
                                       static_cast<std::size_t>(key.frames) *
                                           key.phase_tables(nullptr).doubles_per_frame() *
                                           sizeof(double),
@@ -468,7 +488,7 @@ void MftBackend<Real>::issue_pipeline(const GraphKey& key) {
   for (int p = 0; p < pieces; ++p) {
     const int first = split.first(p);
     const int count = split.count(p);
-    if (p > 0) mark(4 * static_cast<std::size_t>(p));
+    if (p > 0) mark(key, 4 * static_cast<std::size_t>(p));
     issue_piece(key, p, first, count);
     if (!schedule_.overlap || !plan_.metrics.store_frames) continue;
     PSFSIM_CUDA_CHECK(cudaEventRecord(piece_ready_.get(), stream));
@@ -485,7 +505,7 @@ void MftBackend<Real>::issue_pipeline(const GraphKey& key) {
     PSFSIM_CUDA_CHECK(cudaMemcpyAsync(host_frames_[key.slot].data(), device_frames_.data(),
                                       key.frames * plan_.frame_bytes(), cudaMemcpyDeviceToHost,
                                       stream));
-    mark(4 * static_cast<std::size_t>(pieces));
+    mark(key, 4 * static_cast<std::size_t>(pieces));
   }
 }
 
@@ -494,7 +514,9 @@ template <typename Real>
 void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, int count) {
   const cudaStream_t stream = stream_.get();
   const double* where =
-      key.tables == TableSource::host_memory ? staged_tables_view_ : tables_.data();
+      key.tables == TableSource::host_memory
+          ? staged_tables_view_[static_cast<std::size_t>(key.slot)]
+          : tables_.data();
   PhaseTables tables = key.phase_tables(where);
   tables.coefficients += static_cast<std::size_t>(first) * tables.doubles_per_frame();
   tables.frames = count;
@@ -504,13 +526,13 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
                             phase_scales_.data(),
                             channels(),
                             piece_elements(static_cast<long long>(n_) * n_),
-                            maps_.maps(first)};
+                            maps_.maps(key.slot, first)};
   ChannelPupils with_moments = shape;
   with_moments.maps.moments = moments_.data();
   launch_build_channel_pupils<Real>(pupils_.data(), with_moments, tables, stream);
-  mark(4 * static_cast<std::size_t>(piece) + 1);
+  mark(key, 4 * static_cast<std::size_t>(piece) + 1);
   issue_products(count);
-  mark(4 * static_cast<std::size_t>(piece) + 2);
+  mark(key, 4 * static_cast<std::size_t>(piece) + 2);
 
   const std::size_t offset = static_cast<std::size_t>(first) * pixels();
   Real* destination = schedule_.direct_write ? host_frames_view_[key.slot] + offset
@@ -535,7 +557,7 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
                                                                   plan_.metrics.values_per_frame,
                                stream);
   }
-  mark(4 * static_cast<std::size_t>(piece) + 3);
+  mark(key, 4 * static_cast<std::size_t>(piece) + 3);
 }
 
 // The two products of every frame of the piece, in cuBLAS's column-major terms: a row-major

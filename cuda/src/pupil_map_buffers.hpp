@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "call_queue.hpp"
 #include "device_memory.hpp"
 #include "psfsim/phase_polynomial.hpp"
 #include "psfsim/pupil_facts.hpp"
@@ -25,7 +26,8 @@ class PupilMapBuffers {
     // Indices only where they matter: maps that differ by frame, or an OPD map that the
     // aberration-free reference frame (index -1) must leave out.
     if (facts.amplitude_maps > 1 || !facts.opd.empty()) {
-      indices_ = PinnedBuffer<long long>(static_cast<std::size_t>(max_batch));
+      batch_ = static_cast<std::size_t>(max_batch);
+      indices_ = PinnedBuffer<long long>(call_slots * batch_);
       maps_.batch_index = device_view(indices_);
     }
   }
@@ -35,16 +37,19 @@ class PupilMapBuffers {
     return (facts.amplitude.size() + facts.opd.size()) * sizeof(double);
   }
 
-  // Before each launch (the previous call has finished reading): the frames' batch indices.
-  void set_frames(std::span<const PhasePolynomial> frames) {
+  // Before a call's launch: its frames' batch indices, in its slot (CallQueue), which no
+  // call in flight reads.
+  void set_frames(std::span<const PhasePolynomial> frames, int slot) {
     if (indices_.data() == nullptr) return;
-    for (std::size_t f = 0; f < frames.size(); ++f) indices_.data()[f] = frames[f].batch_index;
+    long long* out = indices_.data() + static_cast<std::size_t>(slot) * batch_;
+    for (std::size_t f = 0; f < frames.size(); ++f) out[f] = frames[f].batch_index;
   }
 
-  // The maps as the kernel of a launch starting at call frame `first` reads them.
-  [[nodiscard]] PupilMaps maps(int first = 0) const noexcept {
+  // The maps as the kernel of a call in `slot` reads them, from call frame `first` on.
+  [[nodiscard]] PupilMaps maps(int slot, int first = 0) const noexcept {
     PupilMaps m = maps_;
-    if (m.batch_index != nullptr) m.batch_index += first;
+    if (m.batch_index != nullptr)
+      m.batch_index += static_cast<std::size_t>(slot) * batch_ + static_cast<std::size_t>(first);
     return m;
   }
 
@@ -59,7 +64,8 @@ class PupilMapBuffers {
 
   DeviceBuffer<double> amplitude_;
   DeviceBuffer<double> opd_;
-  PinnedBuffer<long long> indices_;
+  PinnedBuffer<long long> indices_;  // call_slots runs of max_batch
+  std::size_t batch_ = 0;
   PupilMaps maps_;
 };
 

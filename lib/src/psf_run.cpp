@@ -173,6 +173,7 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   // While the backend starts: the sink opens, and the first chunk's phases are compiled.
   sink.open(RunHeader{spec_, geometry_, log.backend});
   (void)phases(0, std::min(chunk, batch));
+  if (chunk < batch) compile_ahead(chunk, std::min(chunk, batch - chunk));
   Backend& backend = this->backend();
   log.device = backend.device_name();
   log.threads = backend.threads();
@@ -183,55 +184,56 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
     detector_->set_peak_reference(backend.compute(std::span(&flat, 1)).data);
   }
 
-  // A block stays valid until the second following compute(), so block i is written while
-  // block i+1 is computed; the write of block i is awaited before block i+2 is computed.
+  // Call c + 1 is submitted before call c's block is taken, so that a device never waits
+  // for the host between calls. Block c is written while call c + 1 is computed; its write
+  // is awaited before call c + 3 is submitted (Backend: a block outlives two more calls).
   std::future<void> pending_write;
   int previous_slot = -1;
   double write_seconds = 0.0;
+  const std::size_t chunks = (batch + chunk - 1) / chunk;
+  const std::size_t calls = chunks * static_cast<std::size_t>(spec_.repeat);
+  const auto first_of = [&](std::size_t c) { return (c % chunks) * chunk; };
+  const auto count_of = [&](std::size_t c) { return std::min(chunk, batch - first_of(c)); };
   const std::size_t total = batch * static_cast<std::size_t>(spec_.repeat);
   const bool store_frames = spec_.metrics.stores_frames();
   std::size_t done = 0;
-  for (int r = 0; r < spec_.repeat; ++r) {
-    const bool last_repeat = r + 1 == spec_.repeat;
-    for (std::size_t first = 0; first < batch; first += chunk) {
-      const std::size_t count = std::min(chunk, batch - first);
-      const std::span<const PhasePolynomial> frames = phases(first, count);
-      // The next chunk's phases compile while this one is computed.
-      const bool more = first + chunk < batch || r + 1 < spec_.repeat;
-      if (more) {
-        const std::size_t next = first + chunk < batch ? first + chunk : 0;
-        compile_ahead(next, std::min(chunk, batch - next));
+  backend.submit(phases(0, count_of(0)));
+  for (std::size_t c = 0; c < calls; ++c) {
+    const std::size_t first = first_of(c);
+    const std::size_t count = count_of(c);
+    if (c + 1 < calls) backend.submit(phases(first_of(c + 1), count_of(c + 1)));
+    const FrameBlock block = backend.finish();
+    // Only now: a backend that computes in finish() read call c's phases from the buffer
+    // that the chunk after next compiles into.
+    if (c + 2 < calls) compile_ahead(first_of(c + 2), count_of(c + 2));
+    if (block.frames != count)
+      throw RuntimeFailure(log.backend + " backend returned " + std::to_string(block.frames) +
+                           " frames for " + std::to_string(count));
+    if (block.metrics == nullptr && !backend.plan().metrics.empty())
+      throw RuntimeFailure(log.backend + " backend returned no metrics");
+    log.record(block.times, first == 0);
+    if (c + chunks >= calls) {  // the last repeat is the one stored
+      FrameBlock stored = block;
+      if (!store_frames) stored.data = nullptr;
+      if (detector_) {
+        // The writer still reads the other buffer (the previous chunk).
+        const int slot = static_cast<int>((first / chunk) % 2);
+        if (pending_write.valid() && slot == previous_slot) pending_write.get();
+        stored.data = detector_->process(block.data, count, first, slot);
+        previous_slot = slot;
       }
-      const FrameBlock block = backend.compute(frames);
-      if (block.frames != count)
-        throw RuntimeFailure(log.backend + " backend returned " + std::to_string(block.frames) +
-                             " frames for " + std::to_string(count));
-      if (block.metrics == nullptr && !backend.plan().metrics.empty())
-        throw RuntimeFailure(log.backend + " backend returned no metrics");
-      log.record(block.times, first == 0);
-      if (last_repeat) {
-        FrameBlock stored = block;
-        if (!store_frames) stored.data = nullptr;
-        if (detector_) {
-          // The writer still reads the other buffer (the previous chunk).
-          const int slot = static_cast<int>((first / chunk) % 2);
-          if (pending_write.valid() && slot == previous_slot) pending_write.get();
-          stored.data = detector_->process(block.data, count, first, slot);
-          previous_slot = slot;
-        }
-        // Here, while the writer thread copies the last block.
-        if (stored.data != nullptr) require_finite(first, stored);
-        if (pending_write.valid()) pending_write.get();
-        pending_write = std::async(std::launch::async, [&sink, &write_seconds, first, stored] {
-          const auto t0 = Clock::now();
-          if (stored.data != nullptr) sink.write_frames(first, stored.frames, stored.data);
-          if (stored.metrics != nullptr) sink.write_metrics(first, stored.frames, stored.metrics);
-          write_seconds += seconds_since(t0);
-        });
-      }
-      done += count;
-      if (progress) progress(done, total);
+      // Here, while the writer thread copies the last block.
+      if (stored.data != nullptr) require_finite(first, stored);
+      if (pending_write.valid()) pending_write.get();
+      pending_write = std::async(std::launch::async, [&sink, &write_seconds, first, stored] {
+        const auto t0 = Clock::now();
+        if (stored.data != nullptr) sink.write_frames(first, stored.frames, stored.data);
+        if (stored.metrics != nullptr) sink.write_metrics(first, stored.frames, stored.metrics);
+        write_seconds += seconds_since(t0);
+      });
     }
+    done += count;
+    if (progress) progress(done, total);
   }
   if (pending_write.valid()) pending_write.get();
   log.write = write_seconds;

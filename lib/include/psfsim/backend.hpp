@@ -1,11 +1,13 @@
 #pragma once
 // The batch-level backend contract of SPEC §4. A backend owns the whole pipeline of a batch,
 // from phase polynomials to intensity frames in host memory, so that it is free to fuse it.
+#include <array>
 #include <cstddef>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "psfsim/errors.hpp"
 #include "psfsim/phase_polynomial.hpp"
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/stage_times.hpp"
@@ -37,10 +39,34 @@ class Backend {
   // Host threads a compute() call keeps busy, as /timings records them.
   [[nodiscard]] virtual int threads() const { return 1; }
 
-  // Computes one frame per polynomial (1 <= frames.size() <= plan().max_batch). The returned
-  // block stays valid until the second following call, so a caller can write one block while
-  // the next is computed.
+  // Computes one frame per polynomial (1 <= frames.size() <= plan().max_batch), with no call
+  // submitted and not yet finished. The returned block stays valid until the second
+  // following call, so a caller can write one block while the next is computed.
   [[nodiscard]] virtual FrameBlock compute(std::span<const PhasePolynomial> frames) = 0;
+
+  // The same work in two steps, so that a backend that queues work on a device can have the
+  // next call queued while the host takes the last one's block: submit() starts a call, and
+  // finish() returns the block of the oldest call submitted and not yet finished. At most
+  // two calls are pending at once. The polynomials must stay valid until their call's
+  // finish() returns (by default the work runs there). A block stays valid until the
+  // second following finish() or the third following submit(), whichever comes first.
+  // FrameBlock::times.total is the time the call added to the run: from its submit(), or
+  // from the previous finish() if that came later, to its own finish().
+  virtual void submit(std::span<const PhasePolynomial> frames) {
+    if (submitted_ - finished_ >= deferred_.size())
+      throw RuntimeFailure(name() + " backend: a third call submitted before one finished");
+    deferred_[submitted_++ % deferred_.size()] = frames;
+  }
+  [[nodiscard]] virtual FrameBlock finish() {
+    if (finished_ == submitted_)
+      throw RuntimeFailure(name() + " backend: finish() with no call submitted");
+    return compute(deferred_[finished_++ % deferred_.size()]);
+  }
+
+ private:
+  std::array<std::span<const PhasePolynomial>, 2> deferred_{};
+  std::size_t submitted_ = 0;
+  std::size_t finished_ = 0;
 };
 
 }  // namespace psfsim
