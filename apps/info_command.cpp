@@ -3,11 +3,11 @@
 #include <hdf5.h>
 
 #include <cstdio>
-#include <thread>
 
 #include "psfsim/builtin_backends.hpp"
 #include "mpi_world.hpp"
 #include "psfsim/build_config.hpp"
+#include "psfsim/host_cores.hpp"
 
 namespace psfsim::app {
 
@@ -16,7 +16,10 @@ void print_info() {
   unsigned major = 0, minor = 0, release = 0;
   H5get_libversion(&major, &minor, &release);
   std::printf("HDF5 %u.%u.%u\n", major, minor, release);
-  std::printf("cores: %u\n", std::thread::hardware_concurrency());
+  if (usable_cores() < host_cores())
+    std::printf("cores: %d (this process is bound to %d)\n", host_cores(), usable_cores());
+  else
+    std::printf("cores: %d\n", host_cores());
   std::string compiled;
   std::string missing;
   for (const auto& e : builtin_backends().entries())

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "owned_file.hpp"
@@ -15,6 +14,7 @@
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/config_text.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/host_cores.hpp"
 #include "psfsim/output_path.hpp"
 #include "psfsim/psf_file_writer.hpp"
 #include "psfsim/psf_run.hpp"
@@ -57,8 +57,7 @@ RunSpec rank_spec(RunSpec& user, const MpiWorld& world) {
   spec.whole_batch = batch;
   spec.output = rank_file_path(user.output, world.rank(), ranks);
   if (spec.threads == 0)
-    spec.threads = rank_threads(static_cast<int>(std::thread::hardware_concurrency()),
-                                world.local_size());
+    spec.threads = rank_threads(host_cores(), usable_cores(), world.local_size());
   spec.device = rank_device(spec.backend, spec.device, world);
   spec.quiet = spec.quiet || world.rank() != 0;  // one progress line: rank 0's block
   return spec;
@@ -160,6 +159,9 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
       world.broadcast(world.rank() == 0 ? job_suffix(options.output) : std::string(), 0);
   RankWork work;
   agree(world, failure_of([&] { work = prepare(options, command_line, world, job); }));
+  if (world.rank() == 0 && !work.user.quiet && work.run->backend().name() != "cpu")
+    if (const std::string note = gpu_binding_note(host_cores(), usable_cores()); !note.empty())
+      std::fprintf(stderr, "%s\n", note.c_str());
 
   // Guarded before the writer renames its partial to it: a stop signal from mpirun, when
   // another rank fails, may come at any point after (the guard of a file not yet made is

@@ -9,8 +9,16 @@
 
 namespace psfsim::app {
 
-int rank_threads(int cores, int ranks_on_host) noexcept {
-  return std::max(1, cores / std::max(1, ranks_on_host));
+int rank_threads(int host_cores, int bound_cores, int ranks_on_host) noexcept {
+  return std::max(1, std::min(bound_cores, host_cores / std::max(1, ranks_on_host)));
+}
+
+std::string gpu_binding_note(int host_cores, int bound_cores) {
+  if (bound_cores > 1 || host_cores <= 1) return {};
+  return "psfsim: note: this rank is bound to 1 of the host's " + std::to_string(host_cores) +
+         " cores, which must compile, draw and write for its GPU: start the ranks with "
+         "`mpirun --bind-to none` or give each several cores (`--map-by slot:PE=N`, Slurm's "
+         "--cpus-per-task) (docs/scaling.md)";
 }
 
 int visible_gpus() {

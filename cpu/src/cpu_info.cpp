@@ -2,11 +2,8 @@
 
 #include <algorithm>
 #include <fstream>
-#include <thread>
 
 namespace psfsim::cpu {
-
-int all_cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
 std::string cpu_model() {
   std::ifstream info("/proc/cpuinfo");

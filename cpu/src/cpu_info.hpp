@@ -4,7 +4,6 @@
 
 namespace psfsim::cpu {
 
-[[nodiscard]] int all_cores();
 [[nodiscard]] std::string cpu_model();  // /proc/cpuinfo's model name
 
 }  // namespace psfsim::cpu

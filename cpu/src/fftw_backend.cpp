@@ -16,6 +16,7 @@
 #include "intensity.hpp"
 #include "psfsim/cpu/thread_policy.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/host_cores.hpp"
 #include "psfsim/memory_budget.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "pupil_builder.hpp"
@@ -127,7 +128,7 @@ template <typename T>
 FftwBackend<T>::FftwBackend(const PsfPlan& plan)
     : plan_(plan),
       builder_(plan),
-      threads_(choose_threads(plan.padded, plan.max_batch, plan.threads, all_cores())),
+      threads_(choose_threads(plan.padded, plan.max_batch, plan.threads, usable_cores())),
       first_row_(pupil::crop_start(plan.padded, plan.frame)),
       spectrum_rows_(plan.metrics.needs_full_plane() ? plan.padded : plan.frame),
       peak_scale_(plan.pupil_facts().peak_scale) {
@@ -290,7 +291,7 @@ BackendEntry backend_entry() {
     return std::make_unique<FftwBackend<double>>(plan);
   };
   e.describe = [] {
-    return std::vector<std::string>{cpu_model() + ", " + std::to_string(all_cores()) + " cores",
+    return std::vector<std::string>{cpu_model() + ", " + std::to_string(usable_cores()) + " cores",
                                     fftw_version_line() + " (threads: OpenMP)"};
   };
   return e;

@@ -9,6 +9,7 @@
 
 #include "cpu_info.hpp"
 #include "mft_propagator.hpp"
+#include "psfsim/host_cores.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_metrics.hpp"
 #include "psfsim/memory_budget.hpp"
@@ -92,7 +93,7 @@ MftBackend<T>::MftBackend(const PsfPlan& plan)
     : plan_(plan),
       builder_(unpadded(plan)),
       support_(aperture_support(plan.pupil_facts())),
-      threads_(plan.threads > 0 ? plan.threads : all_cores()) {
+      threads_(plan.threads > 0 ? plan.threads : usable_cores()) {
   double weights = 0.0;
   for (const auto& c : plan_.channels) weights += c.weight;
   normalization_scale_ = plan_.normalization == Normalization::peak

@@ -11,9 +11,9 @@
 #include <thread>
 #include <utility>
 
-#include "cpu_info.hpp"
 #include "intensity.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/host_cores.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "sincos_turns.hpp"
 
@@ -119,7 +119,7 @@ MftPropagator<Real>::MftPropagator(int samples, int output, double pixel_scale, 
                                    int threads, double pixel_centre)
     : samples_(checked_samples(samples, output, pixel_scale, pixel_centre)),
       output_(output),
-      threads_(threads > 0 ? threads : all_cores()),
+      threads_(threads > 0 ? threads : usable_cores()),
       block_frames_(block_frames(samples, output, sizeof(Complex))) {
   // In double, reduced to whole turns before sin and cos (sincos_turns), then rounded once
   // to Real: the phase error stays at double's rounding of theta xi, whatever K s.
@@ -262,7 +262,7 @@ template <typename Real>
 double MftPropagator<Real>::bare_products_seconds(int samples, int output, int count,
                                                   int threads, int repeats) {
   using Clock = std::chrono::steady_clock;
-  threads = threads > 0 ? threads : all_cores();
+  threads = threads > 0 ? threads : usable_cores();
   const int n = samples;
   const int k = output;
   const std::vector<Complex> pupils(area(count, n) * n, Complex(Real(0.5), Real(-0.25)));

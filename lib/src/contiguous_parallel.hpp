@@ -8,14 +8,16 @@
 #include <thread>
 #include <vector>
 
+#include "psfsim/host_cores.hpp"
+
 namespace psfsim {
 
-// `most` caps the threads (0: one per core), for a process that shares its host (MPI ranks).
+// `most` caps the threads (0: one per usable core), for a process that shares its host (MPI ranks).
 // A run that throws (out of memory, no thread to be had) has its exception rethrown here once
 // every thread has finished, instead of ending the process.
 template <typename Work>  // Work(std::size_t first, std::size_t last)
 void for_contiguous_runs(std::size_t count, Work&& work, std::size_t most = 0) {
-  std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  std::size_t cores = static_cast<std::size_t>(usable_cores());
   if (most > 0) cores = std::min(cores, most);
   const std::size_t workers = std::min(count, cores);
   if (workers <= 1) {
