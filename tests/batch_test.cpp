@@ -132,6 +132,17 @@ TEST(FrameSources, DrawnFramesInAnyOrderAndFromAnOffsetAreTheHeldOnes) {
     rank.draw(0, rank.size());
     for (std::size_t f = 0; f < rank.size(); ++f)
       ASSERT_TRUE(same(rank.frame(f), held[offset + f])) << "offset " << offset << ", frame " << f;
+    // Chunk by chunk from a skip to the block's start (draw(0, 0)): with 7 terms and an odd
+    // offset, chunks end inside a Box-Muller pair, which the next chunk takes over.
+    RandomFrameDraws chunked({fixed, block}, offset);
+    chunked.draw(0, 0);
+    for (std::size_t first = 0; first < chunked.size(); first += 97) {
+      const std::size_t count = std::min<std::size_t>(97, chunked.size() - first);
+      chunked.draw(first, count);
+      for (std::size_t f = first; f < first + count; ++f)
+        ASSERT_TRUE(same(chunked.frame(f), held[offset + f]))
+            << "offset " << offset << ", chunked, frame " << f;
+    }
   }
   const PhaseTerms any = all.any_frame();
   EXPECT_EQ(any.seidel.size(), 1u);

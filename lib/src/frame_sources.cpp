@@ -161,14 +161,26 @@ void RandomFrameDraws::draw(std::size_t first, std::size_t count) {
   const std::uint64_t per_frame = ids_.size();
   const std::uint64_t begin = (first_ + first) * per_frame / 2 * 2;
   const std::uint64_t end = ((first_ + first + count) * per_frame + 1) / 2 * 2;
-  if (begin < consumed_) {  // backward: the stream again from its seed
+  std::vector<std::uint64_t> raw(end - begin);
+  std::uint64_t from = begin;  // the first value `raw` lacks
+  const std::uint64_t raw_end = raw_first_ + raw_.size();
+  if (begin >= raw_first_ && begin < raw_end && (end <= raw_end || raw_end == consumed_)) {
+    // The last draw's tail: with an odd number of terms, the Box-Muller pair that straddles
+    // two chunks (rather than the stream again from its seed, for every chunk).
+    const std::uint64_t kept = std::min(end, raw_end) - begin;
+    std::copy_n(raw_.begin() + static_cast<std::ptrdiff_t>(begin - raw_first_), kept,
+                raw.begin());
+    from += kept;
+  } else if (begin < consumed_) {  // backward: the stream again from its seed
     engine_.seed(frames_.random.seed);
     consumed_ = 0;
   }
-  engine_.discard(begin - consumed_);
-  raw_.resize(end - begin);
-  for (auto& v : raw_) v = engine_();
-  consumed_ = end;
+  if (from < end) {
+    engine_.discard(from - consumed_);
+    for (std::uint64_t i = from - begin; i < raw.size(); ++i) raw[i] = engine_();
+    consumed_ = end;
+  }
+  raw_ = std::move(raw);
   raw_first_ = begin;
 }
 
