@@ -33,8 +33,9 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
       ->check(CLI::IsMember({"none", "peak", "sum"}))
       ->capture_default_str();
   c.add_option("--threads", o.threads,
-               "CPU threads (0: psfsim chooses: for a batch all cores, a frame each; for one "
-               "PSF one thread below M = 256, all cores from there)")
+               "CPU threads (0: psfsim chooses among the cores this process may use, its "
+               "affinity: for a batch all of them, a frame each; for one PSF one thread below "
+               "M = 256, all from there)")
       ->type_name("T")
       ->capture_default_str();
   c.add_option("--device", o.device, "GPU index for the cuda backend")

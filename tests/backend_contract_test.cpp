@@ -46,6 +46,12 @@ std::string describe(const Case& c) {
 // Tilt, defocus, coma-like, spherical and an odd l - m (rho) term.
 PhaseTerms mixed() { return seidel({{2, 1, 1.0}, {3, 1, 0.4}, {4, 0, -0.3}, {2, 0, 0.2}}); }
 
+// A batch of five unlike frames, one aberration-free and one with a Zernike term.
+std::vector<PhaseTerms> five_frames() {
+  return {mixed(), seidel({{2, 0, 1.0}}), seidel({}), seidel({{4, 0, 0.5}}),
+          PhaseTerms{{{2, 1, -1.0}}, {{7, 0.1}}}};
+}
+
 TEST_P(BackendContract, MatchesDirectDft) {
   const std::vector<Case> cases{
       make_case(16, 32, Grid::centered, Normalization::none, 0, 0.0, mixed()),
@@ -89,10 +95,9 @@ TEST_P(BackendContract, BlockStaysValidUntilTheSecondFollowingCall) {
                         make_case(256, 512, Grid::centered, Normalization::peak, 0, 0.0, {})}) {
     SCOPED_TRACE(describe(c));
     const auto b = make(c, 5);
-    const std::vector<PhaseTerms> all{mixed(), seidel({{2, 0, 1.0}}), seidel({}),
-                                      seidel({{4, 0, 0.5}}), PhaseTerms{{{2, 1, -1.0}}, {{7, 0.1}}}};
+    const std::vector<PhaseTerms> all = five_frames();
     const auto full = compile_all(all);
-    const auto part = compile_all({all.begin() + 3, all.end()});
+    const auto part = compile_all({all.begin() + 3, all.end()});  // the last two
     const FrameBlock a = b->compute(full);
     ASSERT_EQ(a.frames, 5u);
     const auto a_bytes = bytes_of(a, b->plan());
@@ -121,10 +126,9 @@ TEST_P(BackendContract, SubmittedCallsFinishInOrderAndEqualSingleCalls) {
                         make_case(256, 512, Grid::centered, Normalization::peak, 0, 0.0, {})}) {
     SCOPED_TRACE(describe(c));
     const auto b = make(c, 5);
-    const std::vector<PhaseTerms> all{mixed(), seidel({{2, 0, 1.0}}), seidel({}),
-                                      seidel({{4, 0, 0.5}}), PhaseTerms{{{2, 1, -1.0}}, {{7, 0.1}}}};
+    const std::vector<PhaseTerms> all = five_frames();
     const auto full = compile_all(all);
-    const auto part = compile_all({all.begin() + 3, all.end()});
+    const auto part = compile_all({all.begin() + 3, all.end()});  // the last two
     const auto full_bytes = bytes_of(b->compute(full), b->plan());
     const auto part_bytes = bytes_of(b->compute(part), b->plan());
 
