@@ -263,8 +263,9 @@ INSTANTIATE_TEST_SUITE_P(Cases, CudaMftMatchesCroppedFft, ::testing::ValuesIn(ff
                          [](const auto& info) { return info.param.label; });
 
 // ---------------------------------------------------------------------------------------
-// A batch computed in pieces (copies overlapping later pieces, or pieces bounded by device
-// memory under --stage-timing) against the same frames one call each, at the piece edges.
+// A batch whose frames are copied to the host after its graph (overlapping the next call),
+// or computed in pieces bounded by device memory, against the same frames one call each;
+// two calls queued at once give the same bytes as one call.
 // The products' shapes differ between the two, so cuBLAS may sum in another order: the
 // tolerance is that between two backends (test::backend_tolerance).
 
@@ -279,20 +280,25 @@ std::vector<PhaseTerms> defocus_series(int count) {
   return frames;
 }
 
-void expect_pieces_match_single_frames(const MftCase& c, int batch, bool stage_timing) {
+void expect_batch_matches_single_frames(const MftCase& c, int batch, bool stage_timing,
+                                        const std::string& fused) {
   for (const Precision precision : {Precision::single, Precision::double_}) {
     SCOPED_TRACE(c.label + " " + std::string(to_string(precision)));
     const std::vector<PhaseTerms> frames = defocus_series(batch);
     PsfPlan plan = mft_plan(c, precision, batch);
     plan.stage_timing = stage_timing;
     const auto batched = make_cuda(plan);
-    EXPECT_NE(batched->fused_stages().find("pieces"), std::string::npos)
+    EXPECT_NE(batched->fused_stages().find(fused), std::string::npos)
         << batched->fused_stages();
     const auto phases = test::compile_all(frames);
     const FrameBlock block = batched->compute(phases);
     const std::vector<double> all = test::widen(block, plan);
-    EXPECT_EQ(test::bytes_of(batched->compute(phases), plan), test::bytes_of(block, plan))
-        << "a repeated call differs";
+    const auto bytes = test::bytes_of(block, plan);
+    EXPECT_EQ(test::bytes_of(batched->compute(phases), plan), bytes) << "a repeated call differs";
+    batched->submit(phases);
+    batched->submit(phases);
+    EXPECT_EQ(test::bytes_of(batched->finish(), plan), bytes) << "the first of two queued calls";
+    EXPECT_EQ(test::bytes_of(batched->finish(), plan), bytes) << "the second of two queued calls";
     const PsfPlan single = mft_plan(c, precision, 1);
     const auto one = make_cuda(single);
     int failures = 0;
@@ -306,27 +312,29 @@ void expect_pieces_match_single_frames(const MftCase& c, int batch, bool stage_t
   }
 }
 
-TEST(CudaMft, OverlappedPiecesMatchSingleFrames) {
+TEST(CudaMft, FramesCopiedAfterTheGraphMatchSingleFrames) {
   SKIP_WITHOUT_CUDA();
-  // 900 frames of 128 x 128 (57 MiB in single): six pieces; with three channels, 300 frames
-  // in six pieces too. Every frame is checked, so the test holds whatever the split.
+  // 900 frames of 128 x 128 (57 MiB in single), and 300 with three channels: past the
+  // direct write, so copied by the copy engine after the call's graph.
   const MftCase c{"N16_K128_sum", 16, Grid::centered, 0.0, 128, 64, {{0.37, 1.0, 1.0}},
                   Normalization::sum};
-  expect_pieces_match_single_frames(c, 900, false);
+  expect_batch_matches_single_frames(c, 900, false, "after the graph");
   MftCase peak = c;
   peak.label = "N16_K128_3ch_peak";
   peak.normalization = Normalization::peak;
   peak.channels = {{0.37, 1.0, 0.5}, {0.44, 0.84, 0.5}, {0.3, 1.2, 0.25}};
-  expect_pieces_match_single_frames(peak, 300, false);
+  expect_batch_matches_single_frames(peak, 300, false, "after the graph");
 }
 
 TEST(CudaMft, MemoryBoundedPiecesMatchSingleFrames) {
   SKIP_WITHOUT_CUDA();
   // 672 KiB of piece buffers per frame in single precision, twice that in double: at most
-  // 780 and 390 frames under 512 MiB, so 2 pieces of 400 and 3 of 266 or 267.
+  // 780 and 390 frames under 512 MiB, so 2 pieces of 400 and 3 of 266 or 267; timed by
+  // stage, and in one graph whose frames (12.5 MiB in single) are copied after it.
   const MftCase c{"N256_K64_peak", 256, Grid::centered, 0.0, 64, 32, {{0.5, 1.0, 1.0}},
                   Normalization::peak};
-  expect_pieces_match_single_frames(c, 800, true);
+  expect_batch_matches_single_frames(c, 800, true, "pieces");
+  expect_batch_matches_single_frames(c, 800, false, "after the graph");
 }
 
 // ---------------------------------------------------------------------------------------
