@@ -14,6 +14,7 @@
 #include "psfsim/psf_run.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "psfsim/units.hpp"
+#include "../lib/src/optical_sampling.hpp"
 #include "test_support.hpp"
 
 namespace psfsim::test {
@@ -245,6 +246,19 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) {
       return std::get<0>(info.param) + "_" + std::string(to_string(std::get<1>(info.param)));
     });
+
+// --propagation auto's GPU rule against what bench/propagation-grid.sh measured on the H200
+// (docs/performance.md, 2026-12-01): the MFT was the faster at every N of 32-256 and K of
+// 16-128 (M = 2N), by 8% at the closest; a crop of the whole plane is the FFT's own output.
+TEST(PropagationChoice, CudaTakesTheMftWhereTheH200MeasuredItFaster) {
+  for (const int n : {32, 64, 128, 256})
+    for (const int k : {16, 32, 64, 128})
+      if (k <= 2 * n)  // past M only the MFT applies, which auto takes before asking
+        EXPECT_EQ(faster_propagation("cuda", n, 2 * n, k), Propagation::mft)
+          << "N=" << n << " K=" << k;
+  for (const int n : {128, 256, 512})
+    EXPECT_EQ(faster_propagation("cuda", n, 2 * n, 2 * n), Propagation::fft) << "N=" << n;
+}
 
 }  // namespace
 }  // namespace psfsim::test

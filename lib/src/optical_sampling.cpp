@@ -56,9 +56,10 @@ Propagation faster_propagation(const std::string& backend, int samples, int padd
   const double products = (n * n * k + n * k * k) * 8.0;  // the MFT's two complex products
   if (backend == "cuda") {
     // cuFFT transforms the whole M x M plane (N columns, then M rows) bound by memory, while
-    // cuBLAS runs the products near peak: 8x the FFT's rate per operation (H200,
-    // bench/propagation-grid.sh: auto within 1.03x of the faster on N 32-256, K 16-128).
-    return products / 8.0 < (n + m) * transform ? Propagation::mft : Propagation::fft;
+    // cuBLAS runs the products near peak and each call's copy overlaps the next call: 16x
+    // the FFT's rate per operation (H200, bench/propagation-grid.sh, 2026-12-01: the MFT is
+    // the faster on all of N 32-256, K 16-128, by 8% at N = 64, K = 128, the closest).
+    return products / 16.0 < (n + m) * transform ? Propagation::mft : Propagation::fft;
   }
   // FFTW transforms N columns and only the K rows of the crop; OpenBLAS's complex products
   // reach about 3x FFTW's rate per operation (180 against 60 GOP/s on the 2-core EPYC, B = 64,
