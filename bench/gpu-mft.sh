@@ -11,4 +11,4 @@ for shape in "128 64" "64 32"; do
   "$build/apps/psfsim" sweep --backends cuda --sizes "$1" --crop "$2" --propagation mft,fft \
     --batch 1024,4096 --repeat 30 -o "$out/s$1.h5"
 done
-bash "$(dirname "$0")/propagation-grid.sh" "$build" cuda 32,64,128,256 16,32,64,128 1024
+bash "$(dirname "$0")/propagation-grid.sh" "$build" cuda 32,64,128,256 16,32,64,128 1024 50
