@@ -10,6 +10,7 @@
 #include "mpi_run_command.hpp"
 #include "mpi_world.hpp"
 #include "psfsim/config_text.hpp"
+#include "psfsim/cpu/blas_kernels.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/stop_signals.hpp"
 #include "run_command.hpp"
@@ -26,6 +27,7 @@ int fail(psfsim::ExitCode code, const std::string& message) {
 
 int main(int argc, char** argv) {
   using psfsim::ExitCode;
+  psfsim::cpu::set_openblas_environment();  // before any thread, and before OpenBLAS loads
   psfsim::install_stop_handlers();
   psfsim::app::MpiWorld world(argc, argv);  // a world of one without mpirun
   const auto cli = psfsim::app::make_command_line();

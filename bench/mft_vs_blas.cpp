@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "mft_propagator.hpp"
+#include "psfsim/cpu/blas_kernels.hpp"
 #include "psfsim/pupil_math.hpp"
 
 namespace {
@@ -104,6 +105,7 @@ void settle(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  psfsim::cpu::set_openblas_environment();  // the kernels and threads psfsim itself runs with
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];

@@ -19,6 +19,8 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME psfsim)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
+# The CPU MFT opens OpenBLAS at run time (cpu/src/openblas_library.cpp): no link names it.
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "libopenblas0")
 # --compression lz4 and zstd load these HDF5 filter plugins at run time.
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "hdf5-filter-plugin, hdf5-filter-plugin-blosc-serial")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME psfsim-dev)
@@ -26,7 +28,7 @@ set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION "psfsim library: headers, static libraries and \
 the CMake package (find_package(psfsim), target psfsim::psfsim)")
 # What psfsimConfig.cmake finds for a consumer's link (the static libraries' dependencies).
-set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libhdf5-dev, libfftw3-dev, libopenblas-dev, libcfitsio-dev, pkg-config")
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libhdf5-dev, libfftw3-dev, libcfitsio-dev, pkg-config")
 
 set(CPACK_PSFSIM_HAVE_CUDA ${PSFSIM_HAVE_CUDA})
 set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_SOURCE_DIR}/cmake/psfsim_cpack_checks.cmake)

@@ -14,6 +14,7 @@
 #include "psfsim/frame_metrics.hpp"
 #include "fftw_wisdom.hpp"
 #include "intensity.hpp"
+#include "psfsim/cpu/blas_kernels.hpp"
 #include "psfsim/cpu/thread_policy.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/host_cores.hpp"
@@ -292,7 +293,8 @@ BackendEntry backend_entry() {
   };
   e.describe = [] {
     return std::vector<std::string>{cpu_model() + ", " + std::to_string(usable_cores()) + " cores",
-                                    fftw_version_line() + " (threads: OpenMP)"};
+                                    fftw_version_line() + " (threads: OpenMP)",
+                                    blas_kernels_line() + " (the MFT's products)"};
   };
   return e;
 }

@@ -1,6 +1,5 @@
 #include "mft_propagator.hpp"
 
-#include <cblas.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include <utility>
 
 #include "intensity.hpp"
+#include "openblas_library.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/host_cores.hpp"
 #include "psfsim/pupil_math.hpp"
@@ -26,8 +26,8 @@ inline void gemm(CBLAS_TRANSPOSE trans_b, int m, int n, int k, const std::comple
                  int ldc) {
   const std::complex<float> one{1.0F, 0.0F};
   const std::complex<float> zero{};
-  cblas_cgemm(CblasRowMajor, CblasNoTrans, trans_b, m, n, k, &one, a, lda, b, ldb, &zero, c,
-              ldc);
+  openblas().cgemm(CblasRowMajor, CblasNoTrans, trans_b, m, n, k, &one, a, lda, b, ldb, &zero,
+                   c, ldc);
 }
 
 inline void gemm(CBLAS_TRANSPOSE trans_b, int m, int n, int k, const std::complex<double>* a,
@@ -35,8 +35,8 @@ inline void gemm(CBLAS_TRANSPOSE trans_b, int m, int n, int k, const std::comple
                  int ldc) {
   const std::complex<double> one{1.0, 0.0};
   const std::complex<double> zero{};
-  cblas_zgemm(CblasRowMajor, CblasNoTrans, trans_b, m, n, k, &one, a, lda, b, ldb, &zero, c,
-              ldc);
+  openblas().zgemm(CblasRowMajor, CblasNoTrans, trans_b, m, n, k, &one, a, lda, b, ldb, &zero,
+                   c, ldc);
 }
 
 // OpenBLAS's thread count is process-wide; this sets it for a scope and puts it back.
@@ -44,11 +44,11 @@ inline void gemm(CBLAS_TRANSPOSE trans_b, int m, int n, int k, const std::comple
 // to OpenBLAS's one pool of threads, on the cores the OpenMP team already holds.
 class BlasThreads {
  public:
-  explicit BlasThreads(int threads) : saved_(openblas_get_num_threads()) {
-    if (threads != saved_) openblas_set_num_threads(threads);
+  explicit BlasThreads(int threads) : saved_(openblas().get_num_threads()) {
+    if (threads != saved_) openblas().set_num_threads(threads);
   }
   ~BlasThreads() {
-    if (openblas_get_num_threads() != saved_) openblas_set_num_threads(saved_);
+    if (openblas().get_num_threads() != saved_) openblas().set_num_threads(saved_);
   }
   BlasThreads(const BlasThreads&) = delete;
   BlasThreads& operator=(const BlasThreads&) = delete;

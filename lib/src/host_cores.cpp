@@ -18,4 +18,14 @@ int usable_cores() noexcept {
   return std::clamp(CPU_COUNT(&mask), 1, host_cores());
 }
 
+CpuVectorUnits this_cpu_vector_units() noexcept {
+  __builtin_cpu_init();
+  CpuVectorUnits units;
+  units.avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  units.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+                 __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+                 __builtin_cpu_supports("avx512vl");
+  return units;
+}
+
 }  // namespace psfsim

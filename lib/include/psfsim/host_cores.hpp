@@ -1,5 +1,5 @@
 #pragma once
-// The cores this process may run on.
+// The cores this process may run on, and what they can run.
 
 namespace psfsim {
 
@@ -11,5 +11,12 @@ namespace psfsim {
 
 // Every core of the host.
 [[nodiscard]] int host_cores() noexcept;
+
+// The host CPU's vector units, as the compiler's CPU detection reports them.
+struct CpuVectorUnits {
+  bool avx2_fma = false;  // AVX2 and FMA
+  bool avx512 = false;    // AVX-512 F, CD, BW, DQ and VL
+};
+[[nodiscard]] CpuVectorUnits this_cpu_vector_units() noexcept;
 
 }  // namespace psfsim
