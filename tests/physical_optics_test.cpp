@@ -253,9 +253,10 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(PropagationChoice, CudaTakesTheMftWhereTheH200MeasuredItFaster) {
   for (const int n : {32, 64, 128, 256})
     for (const int k : {16, 32, 64, 128})
-      if (k <= 2 * n)  // past M only the MFT applies, which auto takes before asking
+      if (k <= 2 * n) {  // past M only the MFT applies, which auto takes before asking
         EXPECT_EQ(faster_propagation("cuda", n, 2 * n, k), Propagation::mft)
-          << "N=" << n << " K=" << k;
+            << "N=" << n << " K=" << k;
+      }
   for (const int n : {128, 256, 512})
     EXPECT_EQ(faster_propagation("cuda", n, 2 * n, 2 * n), Propagation::fft) << "N=" << n;
 }
