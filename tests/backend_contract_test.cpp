@@ -46,11 +46,14 @@ std::string describe(const Case& c) {
 // Tilt, defocus, coma-like, spherical and an odd l - m (rho) term.
 PhaseTerms mixed() { return seidel({{2, 1, 1.0}, {3, 1, 0.4}, {4, 0, -0.3}, {2, 0, 0.2}}); }
 
-// A batch of five unlike frames, one aberration-free and one with a Zernike term.
-std::vector<PhaseTerms> five_frames() {
-  return {mixed(), seidel({{2, 0, 1.0}}), seidel({}), seidel({{4, 0, 0.5}}),
-          PhaseTerms{{{2, 1, -1.0}}, {{7, 0.1}}}};
-}
+// Two calls' frames: five unlike ones (one aberration-free, one with a Zernike term), then
+// the last two of them.
+struct TwoCalls {
+  std::vector<PhaseTerms> terms{mixed(), seidel({{2, 0, 1.0}}), seidel({}),
+                                seidel({{4, 0, 0.5}}), PhaseTerms{{{2, 1, -1.0}}, {{7, 0.1}}}};
+  std::vector<PhasePolynomial> full = compile_all(terms);
+  std::vector<PhasePolynomial> part = compile_all({terms.begin() + 3, terms.end()});
+};
 
 TEST_P(BackendContract, MatchesDirectDft) {
   const std::vector<Case> cases{
@@ -90,14 +93,13 @@ TEST_P(BackendContract, AberrationFreeCentreIsOneUnderPeakNormalization) {
 // a full one included, and a frame alone equals the same frame inside a batch. The shapes
 // cover the GPU's direct host write, copies after one graph, and copies in pieces.
 TEST_P(BackendContract, BlockStaysValidUntilTheSecondFollowingCall) {
+  const TwoCalls calls;
+  const auto& [terms, full, part] = calls;
   for (const Case& c : {make_case(64, 128, Grid::centered, Normalization::sum, 40, 0.1, {}),
                         make_case(128, 256, Grid::centered, Normalization::peak, 0, 0.0, {}),
                         make_case(256, 512, Grid::centered, Normalization::peak, 0, 0.0, {})}) {
     SCOPED_TRACE(describe(c));
     const auto b = make(c, 5);
-    const std::vector<PhaseTerms> all = five_frames();
-    const auto full = compile_all(all);
-    const auto part = compile_all({all.begin() + 3, all.end()});  // the last two
     const FrameBlock a = b->compute(full);
     ASSERT_EQ(a.frames, 5u);
     const auto a_bytes = bytes_of(a, b->plan());
@@ -110,7 +112,7 @@ TEST_P(BackendContract, BlockStaysValidUntilTheSecondFollowingCall) {
       EXPECT_EQ(bytes_of(b->compute(full), b->plan()), a_bytes) << "round " << round;
       EXPECT_EQ(bytes_of(b->compute(part), b->plan()), next_bytes) << "round " << round;
     }
-    const std::vector<double> alone = compute_frames(backend(), c, {all[3]}, precision()).front();
+    const std::vector<double> alone = compute_frames(backend(), c, {terms[3]}, precision()).front();
     const std::vector<double> in_batch = widen(a, b->plan());
     const std::size_t k2 = b->plan().frame_elements();
     EXPECT_LE(relative_l2(alone, {in_batch.begin() + 3 * k2, in_batch.begin() + 4 * k2}),
@@ -122,13 +124,13 @@ TEST_P(BackendContract, BlockStaysValidUntilTheSecondFollowingCall) {
 // each equal to the same call made alone; a block outlives the next finish() and the next
 // two submit()s.
 TEST_P(BackendContract, SubmittedCallsFinishInOrderAndEqualSingleCalls) {
+  const TwoCalls calls;
+  const auto& full = calls.full;
+  const auto& part = calls.part;
   for (const Case& c : {make_case(64, 128, Grid::centered, Normalization::sum, 40, 0.1, {}),
                         make_case(256, 512, Grid::centered, Normalization::peak, 0, 0.0, {})}) {
     SCOPED_TRACE(describe(c));
     const auto b = make(c, 5);
-    const std::vector<PhaseTerms> all = five_frames();
-    const auto full = compile_all(all);
-    const auto part = compile_all({all.begin() + 3, all.end()});  // the last two
     const auto full_bytes = bytes_of(b->compute(full), b->plan());
     const auto part_bytes = bytes_of(b->compute(part), b->plan());
 

@@ -53,6 +53,16 @@ std::vector<std::complex<double>> smooth_pupil(int n, Grid grid, int frame = 0,
   return p;
 }
 
+// Frames 0 .. count - 1 of smooth_pupil, one after another.
+std::vector<std::complex<double>> smooth_pupils(int n, Grid grid, int count, double radius = 1.0) {
+  std::vector<std::complex<double>> pupils;
+  for (int f = 0; f < count; ++f) {
+    const auto p = smooth_pupil(n, grid, f, radius);
+    pupils.insert(pupils.end(), p.begin(), p.end());
+  }
+  return pupils;
+}
+
 // The pupil of the FFT path for Seidel terms, as test_support's direct_dft_psf builds it.
 std::vector<std::complex<double>> seidel_pupil(int n, Grid grid, const PhaseTerms& terms) {
   std::vector<std::complex<double>> p(static_cast<std::size_t>(n) * n);
@@ -127,11 +137,7 @@ TYPED_TEST(Mft, MatchesTheDirectSum) {
     for (const int n : {16, 17})
       for (const int k : {7, 8, 15})
         for (const double s : {0.37, 1.3}) {
-          std::vector<std::complex<double>> pupils;
-          for (int f = 0; f < count; ++f) {
-            const auto p = smooth_pupil(n, grid, f);
-            pupils.insert(pupils.end(), p.begin(), p.end());
-          }
+          const std::vector<std::complex<double>> pupils = smooth_pupils(n, grid, count);
           const auto input = narrow<Real>(pupils);
           std::vector<Real> out(static_cast<std::size_t>(count) * k * k);
           MftPropagator<Real> mft(n, k, s, grid, 2);
@@ -203,11 +209,7 @@ TYPED_TEST(Mft, BatchesAndThreadCountsGiveTheSameFrames) {
   // Not a multiple of the threads or of the blocks, and enough frames for blocks of more
   // than one frame (one GEMM over stacked pupils) with one, two and three threads.
   const int count = 19;
-  std::vector<std::complex<Real>> pupils;
-  for (int f = 0; f < count; ++f) {
-    const auto p = narrow<Real>(smooth_pupil(n, Grid::centered, f));
-    pupils.insert(pupils.end(), p.begin(), p.end());
-  }
+  const auto pupils = narrow<Real>(smooth_pupils(n, Grid::centered, count));
   const std::size_t frame = static_cast<std::size_t>(k) * k;
   MftPropagator<Real> one_thread(n, k, 0.8, Grid::centered, 1);
   std::vector<Real> singles(count * frame);
@@ -232,11 +234,7 @@ TYPED_TEST(Mft, FewerFramesThanThreadsSplitEachFrameByRows) {
   const int n = 64;
   const int k = 40;
   const int count = 2;
-  std::vector<std::complex<Real>> pupils;
-  for (int f = 0; f < count; ++f) {
-    const auto p = narrow<Real>(smooth_pupil(n, Grid::centered, f, 0.7));
-    pupils.insert(pupils.end(), p.begin(), p.end());
-  }
+  const auto pupils = narrow<Real>(smooth_pupils(n, Grid::centered, count, 0.7));
   const std::size_t frame = static_cast<std::size_t>(k) * k;
   const MftSupport box{5, 59, 6, 60};  // holds every non-zero sample of the 0.7 aperture
   MftPropagator<Real> one_thread(n, k, 0.45, Grid::centered, 1);
@@ -261,11 +259,7 @@ TYPED_TEST(Mft, SupportSkipsOnlyZeros) {
   const int n = 20;
   const int k = 11;
   const int count = 3;
-  std::vector<std::complex<Real>> pupils;
-  for (int f = 0; f < count; ++f) {
-    const auto p = narrow<Real>(smooth_pupil(n, Grid::linspace, f, 0.6));
-    pupils.insert(pupils.end(), p.begin(), p.end());
-  }
+  const auto pupils = narrow<Real>(smooth_pupils(n, Grid::linspace, count, 0.6));
   // The bounding box of the non-zero samples over all frames.
   MftSupport box{n, 0, n, 0};
   for (std::size_t i = 0; i < pupils.size(); ++i)

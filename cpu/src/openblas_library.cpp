@@ -1,8 +1,6 @@
 #include "openblas_library.hpp"
 
-#include <atomic>
 #include <filesystem>
-#include <mutex>
 #include <string>
 
 #include "psfsim/shared_library.hpp"
@@ -10,28 +8,27 @@
 namespace psfsim::cpu {
 namespace {
 
-std::atomic<const OpenBlasLibrary*> opened{nullptr};
-
-}  // namespace
-
-const OpenBlasLibrary& openblas() {
-  static std::mutex mutex;
-  if (const OpenBlasLibrary* library = opened.load()) return *library;
-  std::lock_guard lock(mutex);
-  if (const OpenBlasLibrary* library = opened.load()) return *library;
+OpenBlasLibrary open_openblas() {
   // The OpenBLAS whose cblas.h psfsim was built with (pkg-config's), then the loader's.
   const std::string soname = "libopenblas.so.0";
   const auto built_with = std::filesystem::path(PSFSIM_OPENBLAS_LIBDIR) / soname;
   const SharedLibrary so({built_with.string(), soname},
                          "OpenBLAS, for --propagation mft on the CPU; Debian: libopenblas0");
-  static OpenBlasLibrary library;
+  OpenBlasLibrary library;
   so.bind("cblas_cgemm", library.cgemm);
   so.bind("cblas_zgemm", library.zgemm);
   so.bind("openblas_set_num_threads", library.set_num_threads);
   so.bind("openblas_get_num_threads", library.get_num_threads);
   so.bind("openblas_get_corename", library.corename);
   so.bind("openblas_get_config", library.config);
-  opened.store(&library);
+  return library;
+}
+
+}  // namespace
+
+const OpenBlasLibrary& openblas() {
+  // Opened once, by whichever thread comes first; a failure is thrown to each caller.
+  static const OpenBlasLibrary library = open_openblas();
   return library;
 }
 

@@ -5,7 +5,6 @@
 
 #include <atomic>
 #include <filesystem>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,7 @@
 namespace psfsim::cuda {
 namespace {
 
+// Set once cublas() has opened the library, for cublas_status_name_if_open.
 std::atomic<const CublasLibrary*> opened{nullptr};
 
 const std::string soname = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
@@ -28,15 +28,9 @@ std::vector<std::string> candidates() {
   return names;
 }
 
-}  // namespace
-
-const CublasLibrary& cublas() {
-  static std::mutex mutex;
-  if (const CublasLibrary* library = opened.load()) return *library;
-  std::lock_guard lock(mutex);
-  if (const CublasLibrary* library = opened.load()) return *library;
+CublasLibrary open_cublas() {
   const SharedLibrary so(candidates(), "cuBLAS, for --propagation mft on the GPU");
-  static CublasLibrary library;
+  CublasLibrary library;
   so.bind("cublasCreate_v2", library.create);
   so.bind("cublasDestroy_v2", library.destroy);
   so.bind("cublasSetStream_v2", library.set_stream);
@@ -47,6 +41,14 @@ const CublasLibrary& cublas() {
   so.bind("cublasSgemmStridedBatched", library.sgemm_strided_batched);
   so.bind("cublasDgemmStridedBatched", library.dgemm_strided_batched);
   so.bind("cublasGetStatusName", library.status_name);
+  return library;
+}
+
+}  // namespace
+
+const CublasLibrary& cublas() {
+  // Opened once, by whichever thread comes first; a failure is thrown to each caller.
+  static const CublasLibrary library = open_cublas();
   opened.store(&library);
   return library;
 }

@@ -3,7 +3,6 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
-#include <chrono>
 #include <memory>
 #include <string>
 
