@@ -54,7 +54,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
       ->type_name("R")
       ->capture_default_str();
   run.add_option("--chunk-frames", o.chunk_frames,
-                 "Frames per compute call and per write (0: at most 64 MiB of output and 4096 frames)")
+                 "Frames per compute call and per write (0: at most 16 MiB of output and 4096 frames)")
       ->type_name("F")
       ->capture_default_str();
   run.add_option("--compression", o.compression,

@@ -85,6 +85,12 @@ Handle create_psf_dataset(hid_t root, std::size_t frames, int edge, Precision pr
   const Handle create(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create /psf properties");
   check(H5Pset_chunk(create.get(), 3, chunk), "chunk /psf");
   add_filters(create.get(), compression);
+  // Uncompressed chunks have their places in the file from the start, without fill values
+  // written: MappedFrames copies the frames straight there.
+  if (compression.kind == Compression::Kind::none) {
+    check(H5Pset_alloc_time(create.get(), H5D_ALLOC_TIME_EARLY), "allocate /psf early");
+    check(H5Pset_fill_time(create.get(), H5D_FILL_TIME_NEVER), "leave /psf unfilled");
+  }
   // Room for two chunks: writes that end inside a chunk leave it cached until the next
   // write completes it, so no chunk is ever written twice or read back.
   const std::size_t chunk_bytes = shape.frames * shape.rows * k * real;

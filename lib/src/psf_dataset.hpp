@@ -27,9 +27,11 @@ struct PsfLayout {
   bool compressed = false;
 };
 
-// Frames [first, first + count) from `data` (K*K native reals each). Uncompressed chunks that
-// the range covers whole go to the file as they are (H5Dwrite_chunk: no copy through the
-// chunk cache, no dataspace conversion); the rest through an ordinary hyperslab write.
+// Frames [first, first + count) from `data` (K*K native reals each), through HDF5: the
+// compressed frames, and uncompressed ones where the file's space cannot be allocated ahead
+// (elsewhere MappedFrames copies them). Uncompressed chunks that the range covers whole go
+// to the file as they are (H5Dwrite_chunk: no copy through the chunk cache, no dataspace
+// conversion); the rest through an ordinary hyperslab write.
 void write_psf_frames(hid_t psf, const PsfLayout& layout, std::size_t first, std::size_t count,
                       const void* data);
 

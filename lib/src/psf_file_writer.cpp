@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "atomic_h5_file.hpp"
+#include "mapped_frames.hpp"
 #include "metrics_dataset.hpp"
 #include "parameters_dataset.hpp"
 #include "psf_dataset.hpp"
@@ -102,7 +103,9 @@ struct PsfFileWriter::Impl {
   Compression compression;
   h5::PsfLayout layout;
   h5::Handle psf;
-  std::optional<SpaceReservation> reservation;  // uncompressed frames: their size is known
+  // Uncompressed frames: their chunks' places are known, and their space allocated ahead.
+  std::optional<SpaceReservation> reservation;
+  std::optional<h5::MappedFrames> mapped;  // after the reservation: closed before it stops
   std::optional<h5::MetricsDatasets> metrics;
   std::optional<h5::ParameterDatasets> parameters;
 };
@@ -168,16 +171,21 @@ void PsfFileWriter::create(const RunHeader& header) {
   write_run_attributes(psf, header, true);
   h5::set_attribute(psf, "compression", d.compression.text());
   h5::attach_dimension_scales(root, psf, batch_size(header.spec), g);
-  if (!d.layout.compressed)
-    d.reservation.emplace(d.file.partial(), d.layout.frames * d.layout.edge * d.layout.edge *
-                                                bytes_per_real(precision));
+  if (!d.layout.compressed) {
+    h5::MappedFrames& mapped = d.mapped.emplace(d.file.partial(), psf, d.layout);
+    d.reservation.emplace(d.file.partial(), mapped.region_begin(), mapped.region_end());
+  }
 }
 
 void PsfFileWriter::write_hyperslab(std::size_t first, std::size_t count, const void* data) {
-  if (impl_->reservation)
-    impl_->reservation->require_space((first + count) * impl_->layout.edge * impl_->layout.edge *
-                                      bytes_per_real(impl_->layout.precision));
-  h5::write_psf_frames(impl_->psf.get(), impl_->layout, first, count, data);
+  Impl& d = *impl_;
+  // Through the mapping where the range is allocated; through HDF5 where the file system
+  // cannot allocate ahead.
+  if (d.mapped && d.reservation->require_space(d.mapped->file_end(first, count))) {
+    d.mapped->write(first, count, data);
+    return;
+  }
+  h5::write_psf_frames(d.psf.get(), d.layout, first, count, data);
 }
 
 namespace {
@@ -205,7 +213,8 @@ void write_timings(hid_t root, const TimingLog& log) {
 void PsfFileWriter::finish(TimingLog& log) {
   const auto t0 = std::chrono::steady_clock::now();
   Impl& d = *impl_;
-  if (d.reservation) d.reservation->require_space(SIZE_MAX);
+  if (d.reservation) (void)d.reservation->require_space(SIZE_MAX);
+  d.mapped.reset();
   d.psf.reset();
   d.metrics.reset();
   d.parameters->write_through(d.layout.frames);

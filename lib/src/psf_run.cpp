@@ -29,13 +29,13 @@ int frames_per_call(const RunSpec& spec, const Geometry& g, const std::string& b
   // What one frame costs the backend: S*K sub-pixels for each wavelength.
   const std::size_t computed = static_cast<std::size_t>(g.computed_frame());
   const std::size_t frame_bytes = computed * computed * real * g.spectrum.size();
-  // A GPU keeping metrics alone sends no frame over the bus: calls 16 times larger (4096
-  // frames of 256 x 256 instead of 256) keep it busy between the host's steps (H200,
+  // A GPU keeping metrics alone sends no frame over the bus: calls 64 times larger (4096
+  // frames of 256 x 256 instead of 64) keep it busy between the host's steps (H200,
   // N = 128: 690k PSFs/s on the device at 1024 frames a call, 982k at 4096). The CPU
   // gains nothing from them and would hold the larger frames in memory.
   const bool larger = !spec.metrics.stores_frames() && backend != "cpu";
   const std::size_t call_bytes =
-      larger ? std::max<std::size_t>(1, frame_bytes / 16) : frame_bytes;
+      larger ? std::max<std::size_t>(1, frame_bytes / 64) : frame_bytes;
   const std::size_t call = default_chunk_frames(batch, call_bytes);
   // Whole file chunks per call, so that the sink's writes cover whole chunks.
   const std::size_t per_chunk = psf_chunk_shape(g.frame, real, batch).frames;
@@ -53,7 +53,10 @@ PhaseTerms PsfRun::in_waves(PhaseTerms terms) const {
 }
 
 int default_chunk_frames(std::size_t batch, std::size_t frame_bytes) {
-  constexpr std::size_t target_bytes = std::size_t{64} << 20;
+  // Each call's output is pinned three times over on a GPU (its call slots), which costs
+  // the process's start and end 0.1 s at 64 MiB a call (H200 host); a run storing frames
+  // is bound by its writes long before 16 MiB calls would hold a device back.
+  constexpr std::size_t target_bytes = std::size_t{16} << 20;
   constexpr std::size_t max_frames = 4096;
   const std::size_t by_memory = std::max<std::size_t>(1, target_bytes / frame_bytes);
   return static_cast<int>(std::max<std::size_t>(1, std::min({batch, by_memory, max_frames})));

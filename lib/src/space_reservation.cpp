@@ -21,8 +21,12 @@ bool lack_of_space(int error) { return error == ENOSPC || error == EFBIG || erro
 
 }  // namespace
 
-SpaceReservation::SpaceReservation(const std::filesystem::path& file, std::size_t bytes)
-    : total_(bytes), thread_([this, file] { reserve(file); }) {}
+SpaceReservation::SpaceReservation(const std::filesystem::path& file, std::size_t begin,
+                                   std::size_t end)
+    : begin_(begin),
+      end_(std::max(begin, end)),
+      reserved_(begin),
+      thread_([this, file] { reserve(file); }) {}
 
 SpaceReservation::~SpaceReservation() {
   {
@@ -35,10 +39,9 @@ SpaceReservation::~SpaceReservation() {
 void SpaceReservation::reserve(const std::filesystem::path& file) {
   const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
   int error = fd < 0 ? errno : 0;
-  for (std::size_t offset = 0; error == 0 && offset < total_;) {
-    const std::size_t length = std::min(step_bytes, total_ - offset);
-    if (::fallocate(fd, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
-                    static_cast<off_t>(length)) != 0) {
+  for (std::size_t offset = begin_; error == 0 && offset < end_;) {
+    const std::size_t length = std::min(step_bytes, end_ - offset);
+    if (::fallocate(fd, 0, static_cast<off_t>(offset), static_cast<off_t>(length)) != 0) {
       error = errno;
       break;
     }
@@ -55,13 +58,15 @@ void SpaceReservation::reserve(const std::filesystem::path& file) {
   progressed_.notify_all();
 }
 
-void SpaceReservation::require_space(std::size_t bytes) {
-  bytes = std::min(bytes, total_);
+bool SpaceReservation::require_space(std::size_t end) {
+  end = std::min(end, end_);
   std::unique_lock lock(mutex_);
-  progressed_.wait(lock, [&] { return reserved_ >= bytes || finished_; });
-  if (reserved_ < bytes && lack_of_space(error_))
-    throw RuntimeFailure("cannot reserve " + format_bytes(static_cast<double>(total_)) +
+  progressed_.wait(lock, [&] { return reserved_ >= end || finished_; });
+  if (reserved_ >= end) return true;
+  if (lack_of_space(error_))
+    throw RuntimeFailure("cannot reserve " + format_bytes(static_cast<double>(end_ - begin_)) +
                          " for the frames: " + std::strerror(error_));
+  return false;
 }
 
 }  // namespace psfsim

@@ -19,10 +19,9 @@ namespace psfsim {
 
 class DetectorStage;
 
-// Frames per compute() call when the specification leaves it open: at most 64 MiB of output
+// Frames per compute() call when the specification leaves it open: at most 16 MiB of output
 // and 4096 frames, so that memory stays bounded for any B and progress moves, while each
-// call is still large enough to keep a GPU busy (1024 frames of 256 x 256 already run at the
-// copy engine's speed).
+// call is still large enough to keep a GPU busy (1024 frames of 64 x 64, or 64 of 256 x 256).
 [[nodiscard]] int default_chunk_frames(std::size_t batch, std::size_t frame_bytes);
 
 class PsfRun {

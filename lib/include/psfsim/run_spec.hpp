@@ -51,7 +51,7 @@ struct RunSpec {
   std::string wisdom;
   FftEffort fft_effort = FftEffort::measure;
   std::string compression = "none";  // of /psf: parse_compression's syntax
-  int chunk_frames = 0;       // frames per compute call; 0: at most 64 MiB of output, 4096 frames
+  int chunk_frames = 0;       // frames per compute call; 0: at most 16 MiB of output, 4096 frames
   bool stage_timing = false;  // GPU: per-stage events even where they cost time
   OpticsSpec optics;          // physical units, spectrum, propagation, detector (SPEC §6)
   ApertureSpec aperture;      // spiders, hexagons, pupil maps (SPEC §7)
