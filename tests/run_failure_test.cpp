@@ -72,23 +72,52 @@ RunSpec five_frames(const std::string& out) {
   return s;
 }
 
+// Whichever way the file writer would store the block (uncompressed: copied into the file's
+// pages, on four threads from 16 MiB a block, as in the 8192-frame case; compressed: through
+// HDF5), the frame is named and the file never appears.
 TEST(RunFailure, NonFiniteFrameIsNamedAndNothingIsWritten) {
-  for (const float poison : {std::numeric_limits<float>::quiet_NaN(),
-                             std::numeric_limits<float>::infinity()}) {
-    const std::string dir = temp_dir() + "/non-finite-" + std::to_string(std::isnan(poison));
-    fs::create_directories(dir);
-    const std::string out = dir + "/x.h5";
-    const BackendRegistry registry = scripted(3, poison);
-    try {
-      PsfFileWriter file(out, true, "test");
-      PsfRun run(five_frames(out), registry);
-      (void)run.execute(file);
-      FAIL() << "a frame with " << poison << " was written";
-    } catch (const RuntimeFailure& e) {
-      EXPECT_NE(std::string(e.what()).find("frame 3 holds a non-finite value"), std::string::npos)
-          << e.what();
+  struct Case {
+    std::size_t frames, bad_frame;
+    std::string compression;
+  };
+  for (const Case& c : {Case{5, 3, "none"}, Case{5, 3, "deflate"}, Case{8192, 6001, "none"}})
+    for (const float poison : {std::numeric_limits<float>::quiet_NaN(),
+                               std::numeric_limits<float>::infinity()}) {
+      SCOPED_TRACE(std::to_string(c.frames) + " frames, " + c.compression);
+      const std::string dir = temp_dir() + "/non-finite-" + std::to_string(std::isnan(poison));
+      fs::create_directories(dir);
+      const std::string out = dir + "/x.h5";
+      const BackendRegistry registry = scripted(c.bad_frame, poison);
+      RunSpec spec = five_frames(out);
+      spec.frames = std::vector<PhaseTerms>(c.frames);
+      spec.chunk_frames = c.frames > 5 ? static_cast<int>(c.frames) : 2;
+      spec.compression = c.compression;
+      try {
+        PsfFileWriter file(out, true, "test");
+        PsfRun run(spec, registry);
+        (void)run.execute(file);
+        FAIL() << "a frame with " << poison << " was written";
+      } catch (const RuntimeFailure& e) {
+        EXPECT_NE(std::string(e.what()).find("frame " + std::to_string(c.bad_frame) +
+                                             " holds a non-finite value (scripted backend"),
+                  std::string::npos)
+            << e.what();
+      }
+      EXPECT_TRUE(fs::is_empty(dir)) << "the file or its partial was left in " << dir;
     }
-    EXPECT_TRUE(fs::is_empty(dir)) << "the file or its partial was left in " << dir;
+}
+
+// Frames kept in memory are checked as well.
+TEST(RunFailure, NonFiniteFrameIsFoundForAnySink) {
+  const BackendRegistry registry = scripted(3, std::numeric_limits<float>::quiet_NaN());
+  PsfRun run(five_frames("unused.h5"), registry);
+  FrameCollector frames;
+  try {
+    (void)run.execute(frames);
+    FAIL() << "a NaN frame reached the sink unchecked";
+  } catch (const RuntimeFailure& e) {
+    EXPECT_NE(std::string(e.what()).find("frame 3 holds a non-finite value"), std::string::npos)
+        << e.what();
   }
 }
 

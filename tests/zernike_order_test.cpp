@@ -334,7 +334,8 @@ TEST(ZernikeOrder, ConventionNamesReadBackAndDefaultNorms) {
 // /parameters, which always hold Noll terms), and its recorded configuration reproduces it.
 TEST(ZernikeOrder, FringeRunEqualsTheMappedNollRunAndItsConfigReproducesIt) {
   const std::string dir = fresh_dir("zernike-order-cli");
-  const std::string base = "run --backend cpu --samples 32 --fft-effort estimate --quiet ";
+  const std::string base =  // no wisdom: the concurrent tests' cache must not change a plan
+      "run --backend cpu --samples 32 --fft-effort estimate --wisdom none --quiet ";
   const std::string fringe_args = "--zernike-order fringe --zernike 9,0.1 --vary Z4,0,0.5,3";
   const std::string noll_args = "--zernike 11," + format_number(0.1 / std::sqrt(5.0)) +
                                 " --vary Z4,0," + format_number(0.5 / std::sqrt(3.0)) + ",3";
