@@ -17,8 +17,9 @@
 namespace psfsim::h5 {
 namespace {
 
-// Threads beyond four gained nothing on the H200 host's tmpfs (3.6 GB/s with 4, 3.0-3.6 with
-// 8); below 16 MiB a write is done before more threads would have started.
+// Four threads did best on the H200 host's tmpfs: 3.3-3.7 GB/s in a test program, 2.5-3.0
+// with eight; in the 200,000-frame run of bench/writer-vs-dd.sh, two or six threads took
+// 0.1-0.25 s longer. Below 16 MiB a write is done before more threads would have started.
 constexpr std::size_t copy_threads = 4;
 constexpr std::size_t parallel_bytes = std::size_t{16} << 20;
 

@@ -1,9 +1,9 @@
 #pragma once
 // Allocates a file's range for its frames ahead of the writes, on a thread of its own and in
-// steps, so that the disk's block allocation (on tmpfs: allocating and zeroing every page,
-// 40% of a write's cost) runs while the backend starts and beside the frame copies instead of
-// inside them, and a disk too small for the frames says so, with the size, before the frames
-// that would not fit are computed into a doomed file.
+// steps, so that the disk's block allocation (on tmpfs: allocating every page, a third of a
+// write's cost) runs while the backend starts and beside the frame copies instead of inside
+// them, and a disk too small for the frames says so, with the size, before the frames that
+// would not fit are computed into a doomed file.
 #include <condition_variable>
 #include <cstddef>
 #include <filesystem>
