@@ -17,9 +17,9 @@
 namespace psfsim::h5 {
 namespace {
 
-// Four threads did best on the H200 host's tmpfs: 3.3-3.7 GB/s in a test program, 2.5-3.0
-// with eight; in the 200,000-frame run of bench/writer-vs-dd.sh, two or six threads took
-// 0.1-0.25 s longer. Below 16 MiB a write is done before more threads would have started.
+// Four threads did best on the H200 host's tmpfs (bench/mapped_copy_bench.cpp, pages faulted
+// in as here): 3.6-3.7 GB/s, against 1.5 with one, 2.5-2.7 with two and 2.5-3.0 with eight.
+// Below 16 MiB a write is done before more threads would have started.
 constexpr std::size_t copy_threads = 4;
 constexpr std::size_t parallel_bytes = std::size_t{16} << 20;
 
@@ -103,27 +103,28 @@ std::size_t MappedFrames::span_holding(std::size_t flat) const {
   return static_cast<std::size_t>(after - spans_.begin()) - 1;
 }
 
-std::size_t MappedFrames::file_end(std::size_t first, std::size_t count) const {
-  if (count == 0) return region_begin_;
+MappedFrames::FileRange MappedFrames::file_range(std::size_t first, std::size_t count) const {
   const std::size_t lo = first * frame_bytes_, hi = (first + count) * frame_bytes_;
-  std::size_t end = 0;
-  for (std::size_t s = span_holding(lo); s < spans_.size() && spans_[s].flat < hi; ++s)
-    end = std::max(end, spans_[s].address + std::min(spans_[s].bytes, hi - spans_[s].flat));
-  return end;
+  FileRange range;
+  for (std::size_t s = span_holding(lo); s < spans_.size() && spans_[s].flat < hi; ++s) {
+    const Span& span = spans_[s];
+    range.begin = std::min(range.begin, span.address + (std::max(lo, span.flat) - span.flat));
+    range.end = std::max(range.end, span.address + std::min(span.bytes, hi - span.flat));
+  }
+  return range;
+}
+
+std::size_t MappedFrames::file_end(std::size_t first, std::size_t count) const {
+  return count == 0 ? region_begin_ : file_range(first, count).end;
 }
 
 void MappedFrames::write(std::size_t first, std::size_t count, const void* data) const {
   if (count == 0) return;
   const std::size_t lo = first * frame_bytes_, hi = (first + count) * frame_bytes_;
-  const std::size_t first_span = span_holding(lo);
-  std::size_t map_begin = SIZE_MAX, map_end = 0;
-  for (std::size_t s = first_span; s < spans_.size() && spans_[s].flat < hi; ++s) {
-    const Span& span = spans_[s];
-    map_begin = std::min(map_begin, span.address + (std::max(lo, span.flat) - span.flat));
-    map_end = std::max(map_end, span.address + std::min(span.bytes, hi - span.flat));
-  }
-  map_begin = map_begin / page_size() * page_size();
-  void* mapped = ::mmap(nullptr, map_end - map_begin, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
+  const FileRange range = file_range(first, count);
+  const std::size_t map_begin = range.begin / page_size() * page_size();
+  const std::size_t map_bytes = range.end - map_begin;
+  void* mapped = ::mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
                         static_cast<off_t>(map_begin));
   if (mapped == MAP_FAILED) fail("map the file to write /psf's frames", errno);
   auto* base = static_cast<unsigned char*>(mapped);
@@ -145,10 +146,10 @@ void MappedFrames::write(std::size_t first, std::size_t count, const void* data)
     const std::size_t bytes = hi - lo;
     for_contiguous_runs(bytes, copy, bytes >= parallel_bytes ? copy_threads : 1);
   } catch (...) {
-    ::munmap(mapped, map_end - map_begin);
+    ::munmap(mapped, map_bytes);
     throw;
   }
-  ::munmap(mapped, map_end - map_begin);
+  ::munmap(mapped, map_bytes);
 }
 
 }  // namespace psfsim::h5

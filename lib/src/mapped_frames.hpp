@@ -2,15 +2,16 @@
 // /psf's uncompressed frames copied straight into the file's pages, on several threads.
 //
 // One thread writing through write(2) is the disk's speed at best: the file's lock admits
-// one writer, and on tmpfs each page is allocated and zeroed inside that lock (dd's rate).
-// /psf's chunks are allocated when the dataset is created, so their places in the file are
-// known; once the SpaceReservation has allocated a range, threads copy into a shared mapping
-// of it with no lock between them (H200 host, 16 cores, tmpfs: 3.3-3.7 GB/s with 4 threads
-// against dd's 1.4-1.7 GB/s in the same call). HDF5 never reads or writes those bytes: it
-// keeps only the chunks' addresses, which it wrote when it allocated them.
+// one writer, and on tmpfs each page is allocated inside that lock (dd's rate). /psf's chunks
+// are allocated when the dataset is created, so their places in the file are known; once the
+// SpaceReservation has allocated a range, threads copy into a shared mapping of it with no
+// lock between them (H200 host, 16 cores, tmpfs, bench/mapped_copy_bench.cpp: 3.6-3.7 GB/s
+// with 4 threads against dd's 1.4-1.7 GB/s in the same call). HDF5 never reads or writes
+// those bytes: it keeps only the chunks' addresses, which it wrote when it allocated them.
 #include <hdf5.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <vector>
 
@@ -46,6 +47,12 @@ class MappedFrames {
     std::size_t bytes = 0;
   };
   [[nodiscard]] std::size_t span_holding(std::size_t flat) const;
+  // The file bytes [begin, end) that frames [first, first + count) lie within (count > 0).
+  struct FileRange {
+    std::size_t begin = SIZE_MAX;
+    std::size_t end = 0;
+  };
+  [[nodiscard]] FileRange file_range(std::size_t first, std::size_t count) const;
 
   std::vector<Span> spans_;  // ordered by `flat`, covering [0, B*K*K*real)
   std::size_t frame_bytes_ = 0;
