@@ -3,9 +3,9 @@
 # the development machine (../shared/GPU.md: CTest's absolute paths do not hold there, so the
 # executables are run directly). Steps: every CUDA test (the backend contract suite's cuda
 # instances included), compute-sanitizer's memcheck, racecheck and initcheck on a batch, an
-# odd size, a double-precision run and MFT calls queued behind each other, `psfsim info`,
-# single-PSF latency (fused and per-stage timing), the batch targets of SPEC §5, a CPU-vs-GPU
-# size sweep, and the writer against dd (bench/writer-vs-dd.sh, into /dev/shm).
+# odd size, a double-precision run, metrics alone and MFT calls queued behind each other,
+# `psfsim info`, single-PSF latency (fused and per-stage timing), the batch targets of SPEC §5,
+# a CPU-vs-GPU size sweep, and the writer against dd (bench/writer-vs-dd.sh, into /dev/shm).
 # Logs and the sweep file land under $OUT (or ./gpu-check-out).
 #
 #   bench/gpu-check.sh [build-dir]      (default build-gpu)
@@ -35,6 +35,7 @@ for tool in memcheck racecheck initcheck; do
   for case in "--samples 64 --vary Z4,-1,1,24 --crop 48" \
               "--samples 63 --padded-size 161 --zernike 7,0.2 --normalize sum" \
               "--samples 128 --precision double --vary S2_1,-1,1,6 --normalize sum" \
+              "--samples 64 --vary Z4,-1,1,24 --metrics strehl,ee,fwhm --store metrics" \
               "--samples 32 --propagation mft --crop 128 --vary Z4,-1,1,300 --chunk-frames 100"; do
     # shellcheck disable=SC2086
     if "$sanitizer" --tool "$tool" --error-exitcode 99 "$psfsim" run --backend cuda $case \

@@ -11,7 +11,6 @@
 #include "device_info.hpp"
 #include "device_memory.hpp"
 #include "execution_policy.hpp"
-#include "fft_plan.hpp"
 #include "graph_cache.hpp"
 #include "intensity_kernel.hpp"
 #include "metrics_kernel.hpp"
@@ -21,6 +20,7 @@
 #include "psfsim/pupil_math.hpp"
 #include "pupil_kernel.hpp"
 #include "pupil_map_buffers.hpp"
+#include "spectrum_transform.hpp"
 #include "stage_clock.hpp"
 #include "stream_and_events.hpp"
 
@@ -63,6 +63,17 @@ class CufftBackend final : public Backend {
   [[nodiscard]] std::size_t field_elements() const noexcept {
     return static_cast<std::size_t>(plan_.padded) * plan_.padded;
   }
+  [[nodiscard]] std::size_t pupil_elements() const noexcept {
+    return static_cast<std::size_t>(pupil_rows_.rows) * plan_.padded;
+  }
+  // --store metrics through the split transform: its column pass keeps |X|^2 alone, in the
+  // spectrum buffer (M x M values of Real a frame), and the metrics read that.
+  [[nodiscard]] bool keeps_intensity_only() const noexcept {
+    return pupil_rows_.split && !stores_frames();
+  }
+  [[nodiscard]] Real* intensity_planes() const noexcept {
+    return reinterpret_cast<Real*>(spectrum_.data());
+  }
   [[nodiscard]] PhaseTables phase_tables(const GraphKey& key) const noexcept;
   // The pupil kernel's shape for a call in `slot`, from call frame `first` on.
   [[nodiscard]] PupilShape pupil_shape(int slot, int first = 0) const noexcept {
@@ -74,10 +85,11 @@ class CufftBackend final : public Backend {
   void require_device_memory() const;
   GraphKey stage_phase_tables(std::span<const PhasePolynomial> frames, int slot);
   void issue_pipeline(const GraphKey& key);
-  void issue_pupil_and_fft(const GraphKey& key, int first, int count, const FftPlan& fft);
+  void issue_pupil_and_fft(const GraphKey& key, int first, int count,
+                           const SpectrumTransform<Real>& fft);
   void issue_intensity(const GraphKey& key, int first, int count);
-  void issue_metrics(const GraphKey& key, int first, int count, const FftPlan& fft,
-                     int pupil_blocks_per_frame);
+  void issue_metrics(const GraphKey& key, int first, int count,
+                     const SpectrumTransform<Real>& fft, int pupil_blocks_per_frame);
   void mark(const GraphKey& key, int stage) const {
     clocks_[static_cast<std::size_t>(key.slot)].mark(stage, stream_.get());
   }
@@ -86,6 +98,7 @@ class CufftBackend final : public Backend {
   std::string device_name_;  // initialized by opening the device, before any CUDA object
   ExecutionPolicy policy_;
   double peak_scale_ = 1.0;
+  PupilRows pupil_rows_;  // the transform's input layout
   PupilShape pupil_shape_;
 
   // Members are released in reverse order: graphs before the plan and buffers they use,
@@ -100,7 +113,7 @@ class CufftBackend final : public Backend {
   DeviceBuffer<double> grid_table_;
   PupilMapBuffers maps_;            // SPEC §7's amplitude and OPD maps, uploaded once
   DeviceBuffer<Complex> pupil_;     // zero padding written once, window every call
-  DeviceBuffer<Complex> spectrum_;  // out-of-place FFT result
+  DeviceBuffer<Complex> spectrum_;  // out-of-place FFT result (or |X|^2 alone)
   DeviceBuffer<Real> device_frames_;
   DeviceBuffer<double> block_sums_;
   DeviceBuffer<double> frame_scales_;
@@ -117,8 +130,8 @@ class CufftBackend final : public Backend {
   std::array<PinnedBuffer<double>, call_slots> staged_tables_;
   std::array<double*, call_slots> staged_tables_view_{};
   DeviceBuffer<double> tables_;  // copied from a call's staged tables by its graph
-  std::unique_ptr<FftPlan> fft_;
-  std::unique_ptr<FftPlan> piece_fft_;  // Timing::pieced: piece_frames transforms
+  std::unique_ptr<SpectrumTransform<Real>> fft_;
+  std::unique_ptr<SpectrumTransform<Real>> piece_fft_;  // Timing::pieced: piece_frames
   GraphCache<Real> graphs_;
   CallQueue calls_;
 };
@@ -128,12 +141,16 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     : plan_(plan), device_name_(open_device(plan)), policy_(choose_execution_policy(plan_)) {
   const PupilFacts& facts = plan_.pupil_facts();
   peak_scale_ = facts.peak_scale;
+  // The MTF transforms whole planes with the 2D plan, so it keeps the whole layout.
+  pupil_rows_ = PupilRows::choose(plan_.samples, plan_.padded, facts.offset,
+                                  !plan_.metrics.needs_full_plane());
   pupil_shape_ = {plan_.samples, plan_.padded, facts.offset, plan_.obscuration,
-                  nullptr,       nullptr,       {}};
+                  nullptr,       nullptr,       {},           pupil_rows_.rows,
+                  pupil_rows_.origin};
 
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   require_device_memory();
-  pupil_ = DeviceBuffer<Complex>(policy_.buffer_frames() * field_elements());
+  pupil_ = DeviceBuffer<Complex>(policy_.buffer_frames() * pupil_elements());
   spectrum_ = DeviceBuffer<Complex>(policy_.buffer_frames() * field_elements());
   PSFSIM_CUDA_CHECK(cudaMemset(pupil_.data(), 0, pupil_.bytes()));
   if (needs_device_frames()) device_frames_ = DeviceBuffer<Real>(batch * plan_.frame_elements());
@@ -174,10 +191,13 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
   maps_ = PupilMapBuffers(facts, plan_.max_batch);
 
   // One cuFFT plan serves every call: a shorter batch transforms a few stale frames too.
-  fft_ = std::make_unique<FftPlan>(plan_.padded, plan_.max_batch, plan_.precision, stream_.get());
+  const bool allow_split = !plan_.metrics.needs_full_plane();
+  fft_ = std::make_unique<SpectrumTransform<Real>>(plan_.samples, plan_.padded, facts.offset,
+                                                   plan_.max_batch, allow_split, stream_.get());
   if (policy_.timing == Timing::pieced)
-    piece_fft_ = std::make_unique<FftPlan>(plan_.padded, policy_.piece_frames, plan_.precision,
-                                           stream_.get());
+    piece_fft_ = std::make_unique<SpectrumTransform<Real>>(
+        plan_.samples, plan_.padded, facts.offset, policy_.piece_frames, allow_split,
+        stream_.get());
 }
 
 template <typename Real>
@@ -191,7 +211,7 @@ template <typename Real>
 void CufftBackend<Real>::require_device_memory() const {
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   std::size_t needed =
-      2 * policy_.buffer_frames() * field_elements() * sizeof(Complex)  // pupil, spectrum
+      policy_.buffer_frames() * (pupil_elements() + field_elements()) * sizeof(Complex)
       + (plan_.samples + plan_.padded) * sizeof(double)                 // grid table
       + PupilMapBuffers::bytes(plan_.pupil_facts());
   if (needs_device_frames()) needed += batch * plan_.frame_elements() * sizeof(Real);
@@ -214,9 +234,11 @@ void CufftBackend<Real>::require_device_memory() const {
   };
   // Buffers alone first, so that an absurd size never reaches cuFFT's planner.
   if (needed + device_memory_reserve > free_bytes) refuse(needed + device_memory_reserve);
-  needed += FftPlan::work_bytes(plan_.padded, plan_.max_batch, plan_.precision);
+  needed += SpectrumTransform<Real>::scratch_bytes(pupil_rows_, plan_.samples, plan_.padded,
+                                                   plan_.max_batch);
   if (policy_.timing == Timing::pieced)
-    needed += FftPlan::work_bytes(plan_.padded, policy_.piece_frames, plan_.precision);
+    needed += SpectrumTransform<Real>::scratch_bytes(pupil_rows_, plan_.samples, plan_.padded,
+                                                     policy_.piece_frames);
   if (needed + device_memory_reserve > free_bytes) refuse(needed + device_memory_reserve);
 
   // The pinned output buffers cannot be paged out.
@@ -367,17 +389,21 @@ void CufftBackend<Real>::issue_pipeline(const GraphKey& key) {
 // never read).
 template <typename Real>
 void CufftBackend<Real>::issue_pupil_and_fft(const GraphKey& key, int first, int count,
-                                             const FftPlan& fft) {
+                                             const SpectrumTransform<Real>& fft) {
   const std::size_t field_offset = static_cast<std::size_t>(first) * field_elements();
+  Complex* pupil = pupil_.data() + static_cast<std::size_t>(first) * pupil_elements();
   PhaseTables tables = phase_tables(key);
   tables.coefficients += static_cast<std::size_t>(first) * tables.doubles_per_frame();
   tables.frames = count;
   const PupilShape shape = pupil_shape(key.slot, first);
-  launch_build_pupil<Real>(pupil_.data() + field_offset, shape, tables,
+  launch_build_pupil<Real>(pupil, shape, tables,
                            key.tables == TableSource::parameters ? &inline_tables_ : nullptr,
                            stream_.get());
   mark(key, 1);
-  fft.forward(pupil_.data() + field_offset, spectrum_.data() + field_offset);
+  if (keeps_intensity_only())
+    fft.forward_intensity(pupil, intensity_planes() + field_offset);
+  else
+    fft.forward(pupil, spectrum_.data() + field_offset);
   mark(key, 2);
   if (!plan_.metrics.empty())
     issue_metrics(key, first, count, fft,
@@ -388,12 +414,16 @@ void CufftBackend<Real>::issue_pupil_and_fft(const GraphKey& key, int first, int
 // piece's spectra are overwritten by the next piece's).
 template <typename Real>
 void CufftBackend<Real>::issue_metrics(const GraphKey& key, int first, int count,
-                                       const FftPlan& fft, int pupil_blocks_per_frame) {
+                                       const SpectrumTransform<Real>& fft,
+                                       int pupil_blocks_per_frame) {
   const cudaStream_t stream = stream_.get();
   const std::size_t field_offset = static_cast<std::size_t>(first) * field_elements();
   const Complex* spectrum = spectrum_.data() + field_offset;
   FieldWindow<Real> window;
-  window.fields = spectrum;
+  if (keeps_intensity_only())
+    window.intensity = intensity_planes() + field_offset;
+  else
+    window.fields = spectrum;
   window.frame_stride = static_cast<long long>(field_elements());
   window.row_stride = plan_.padded;
   window.first = pupil::crop_start(plan_.padded, plan_.frame);
@@ -405,7 +435,7 @@ void CufftBackend<Real>::issue_metrics(const GraphKey& key, int first, int count
   if (!plan_.metrics.needs_full_plane()) return;
   Complex* planes = otf_planes_.data() + field_offset;
   launch_plane_intensity<Real>(planes, spectrum, plan_.padded, count, stream);
-  fft.forward(planes, planes);
+  fft.plane().forward(planes, planes);
   launch_mtf_sampling<Real>(planes, plan_.padded, count, device_metrics_, out, stream);
 }
 

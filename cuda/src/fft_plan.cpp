@@ -20,15 +20,15 @@ struct ScopedHandle {
 
 }  // namespace
 
-FftPlan::FftPlan(int padded, int batch, Precision precision, cudaStream_t stream)
+FftPlan::FftPlan(int padded, long long batch, Precision precision, cudaStream_t stream, int rank)
     : precision_(precision) {
   PSFSIM_CUDA_CHECK(cufftCreate(&handle_));
   try {
     // The 64-bit interface: batch * M * M can pass 2^31 elements for large batches.
     long long n[2] = {padded, padded};
-    const long long dist = static_cast<long long>(padded) * padded;
+    const long long dist = rank == 2 ? static_cast<long long>(padded) * padded : padded;
     std::size_t work = 0;
-    PSFSIM_CUDA_CHECK(cufftMakePlanMany64(handle_, 2, n, nullptr, 1, dist, nullptr, 1, dist,
+    PSFSIM_CUDA_CHECK(cufftMakePlanMany64(handle_, rank, n, nullptr, 1, dist, nullptr, 1, dist,
                                           transform_type(precision), batch, &work));
     PSFSIM_CUDA_CHECK(cufftSetStream(handle_, stream));
   } catch (...) {
@@ -50,12 +50,12 @@ void FftPlan::forward(const void* in, void* out) const {
                                    static_cast<cufftDoubleComplex*>(out), CUFFT_FORWARD));
 }
 
-std::size_t FftPlan::work_bytes(int padded, int batch, Precision precision) {
+std::size_t FftPlan::work_bytes(int padded, long long batch, Precision precision, int rank) {
   ScopedHandle probe;
   long long n[2] = {padded, padded};
-  const long long dist = static_cast<long long>(padded) * padded;
+  const long long dist = rank == 2 ? static_cast<long long>(padded) * padded : padded;
   std::size_t work = 0;
-  PSFSIM_CUDA_CHECK(cufftGetSizeMany64(probe.handle, 2, n, nullptr, 1, dist, nullptr, 1, dist,
+  PSFSIM_CUDA_CHECK(cufftGetSizeMany64(probe.handle, rank, n, nullptr, 1, dist, nullptr, 1, dist,
                                        transform_type(precision), batch, &work));
   return work;
 }

@@ -29,6 +29,7 @@ struct FrameReader {
   long long base;
   __device__ double operator()(int r, int c) const {
     const long long at = base + (w.first + r) * w.row_stride + w.first + c;
+    if (w.intensity != nullptr) return static_cast<double>(w.intensity[at]);
     if (w.weights == nullptr) {  // the FFT's one field
       const DeviceComplex<Real> z = w.fields[at];
       return static_cast<double>(z.x * z.x + z.y * z.y);

@@ -11,10 +11,12 @@
 namespace psfsim::cuda {
 
 // Where frame f's K x K intensity lies: sum_k weights[k] |fields[k * channel_stride +
-// f * frame_stride + (first + r) * row_stride + first + c]|^2.
+// f * frame_stride + (first + r) * row_stride + first + c]|^2, or intensity[f * frame_stride +
+// ...] where the transform kept |X|^2 alone.
 template <typename Real>
 struct FieldWindow {
   const DeviceComplex<Real>* fields = nullptr;
+  const Real* intensity = nullptr;
   long long frame_stride = 0;
   long long row_stride = 0;
   long long channel_stride = 0;

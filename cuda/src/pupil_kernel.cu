@@ -89,7 +89,9 @@ template <typename Real>
 __device__ PaddedRow<Real> row_of(const PupilShape& s, DeviceComplex<Real>* pupil, int frame,
                                   int r) {
   const long long padded = s.padded;
-  return {pupil + (frame * padded + s.offset + r) * padded + s.offset, s.shift_waves[s.offset + r],
+  return {pupil + (static_cast<long long>(frame) * s.frame_rows + s.row_origin + r) * padded +
+              s.offset,
+          s.shift_waves[s.offset + r],
           s.shift_waves + s.offset};
 }
 

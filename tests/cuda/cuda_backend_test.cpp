@@ -109,6 +109,8 @@ std::vector<CpuComparison> cpu_comparisons() {
   };
   const std::vector<Row> rows = {
       {"N16_M32_none", shape(16, 32, G::centered, Nm::none), one, true},
+      {"N40_M64_sum", shape(40, 64, G::centered, Nm::sum), one, true},
+      {"N256_M512_linspace_peak_crop100", shape(256, 512, G::linspace, Nm::peak, 100), one, true},
       {"N64_M128_peak", shape(64, 128, G::centered, Nm::peak), one, true},
       {"N100_M200_linspace_sum", shape(100, 200, G::linspace, Nm::sum), one, true},
       {"N128_M256_peak_crop64", shape(128, 256, G::centered, Nm::peak, 64), one, true},

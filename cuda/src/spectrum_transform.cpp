@@ -1,0 +1,93 @@
+#include "spectrum_transform.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "column_pass_kernel.hpp"
+#include "cuda_check.hpp"
+
+namespace psfsim::cuda {
+namespace {
+
+template <typename Real>
+constexpr Precision precision_of = std::is_same_v<Real, float> ? Precision::single
+                                                                 : Precision::double_;
+
+}  // namespace
+
+PupilRows PupilRows::choose(int samples, int padded, int offset, bool allow_split) noexcept {
+  if (allow_split && samples < padded && column_pass_takes(padded)) return {true, samples, 0};
+  return {false, padded, offset};
+}
+
+template <typename Real>
+SpectrumTransform<Real>::SpectrumTransform(int samples, int padded, int offset, long long batch,
+                                           bool allow_split, cudaStream_t stream)
+    : samples_(samples),
+      padded_(padded),
+      offset_(offset),
+      batch_(batch),
+      stream_(stream),
+      rows_(PupilRows::choose(samples, padded, offset, allow_split)) {
+  if (!rows_.split) {
+    plan_ = std::make_unique<FftPlan>(padded, batch, precision_of<Real>, stream);
+    return;
+  }
+  plan_ = std::make_unique<FftPlan>(padded, batch * samples, precision_of<Real>, stream, 1);
+  row_spectra_ = DeviceBuffer<Complex>(static_cast<std::size_t>(batch) * pupil_elements());
+  // exp(-2 pi i j / M), each from the exact fraction of a turn.
+  std::vector<Complex> twiddles(static_cast<std::size_t>(padded));
+  for (int j = 0; j < padded; ++j) {
+    const double angle = -2.0 * std::numbers::pi * j / padded;
+    twiddles[static_cast<std::size_t>(j)] = {static_cast<Real>(std::cos(angle)),
+                                             static_cast<Real>(std::sin(angle))};
+  }
+  twiddles_ = DeviceBuffer<Complex>(twiddles.size());
+  PSFSIM_CUDA_CHECK(cudaMemcpy(twiddles_.data(), twiddles.data(), twiddles_.bytes(),
+                               cudaMemcpyHostToDevice));
+  prepare_column_pass<Real>(padded);
+}
+
+template <typename Real>
+void SpectrumTransform<Real>::forward(const Complex* pupil, Complex* spectrum) const {
+  if (!rows_.split) {
+    plan_->forward(pupil, spectrum);
+    return;
+  }
+  plan_->forward(pupil, row_spectra_.data());
+  launch_column_pass<Real>(row_spectra_.data(), twiddles_.data(),
+                           {samples_, padded_, offset_, static_cast<int>(batch_)}, spectrum,
+                           stream_);
+}
+
+template <typename Real>
+void SpectrumTransform<Real>::forward_intensity(const Complex* pupil, Real* intensity) const {
+  if (!rows_.split) throw std::logic_error("spectrum transform: intensity from a 2D plan");
+  plan_->forward(pupil, row_spectra_.data());
+  launch_column_pass_intensity<Real>(row_spectra_.data(), twiddles_.data(),
+                                     {samples_, padded_, offset_, static_cast<int>(batch_)},
+                                     intensity, stream_);
+}
+
+template <typename Real>
+const FftPlan& SpectrumTransform<Real>::plane() const {
+  if (rows_.split) throw std::logic_error("spectrum transform: no 2D plan when split");
+  return *plan_;
+}
+
+template <typename Real>
+std::size_t SpectrumTransform<Real>::scratch_bytes(const PupilRows& rows, int samples,
+                                                   int padded, long long batch) {
+  if (!rows.split) return FftPlan::work_bytes(padded, batch, precision_of<Real>);
+  return FftPlan::work_bytes(padded, batch * samples, precision_of<Real>, 1) +
+         static_cast<std::size_t>(batch) * samples * padded * sizeof(Complex) +
+         static_cast<std::size_t>(padded) * sizeof(Complex);
+}
+
+template class SpectrumTransform<float>;
+template class SpectrumTransform<double>;
+
+}  // namespace psfsim::cuda

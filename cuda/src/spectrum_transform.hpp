@@ -1,0 +1,67 @@
+#pragma once
+// The unnormalized M x M transform of pupil fields whose only nonzero values are the N x N
+// window at (offset, offset). For power-of-two M it takes two passes that skip the zero rows:
+// cuFFT over each frame's N pupil rows alone, then one kernel over the columns
+// (column_pass_kernel), which reads N values per column and can keep |X|^2 alone. cuFFT's 2D
+// plan instead reads and writes all M rows in both of its passes. The pupil buffer then holds
+// only the N pupil rows of each frame. Other M, and plans that also transform whole planes
+// (the MTF), take one cuFFT 2D plan.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+
+#include "device_complex.hpp"
+#include "device_memory.hpp"
+#include "fft_plan.hpp"
+
+namespace psfsim::cuda {
+
+// Where each frame's pupil rows lie in the transform's input.
+struct PupilRows {
+  bool split = false;  // the two passes above
+  int rows = 0;        // rows per frame: N split, M whole
+  int origin = 0;      // the input row of the pupil's first row: 0 split, the offset whole
+
+  static PupilRows choose(int samples, int padded, int offset, bool allow_split) noexcept;
+};
+
+template <typename Real>
+class SpectrumTransform {
+ public:
+  using Complex = DeviceComplex<Real>;
+
+  // `batch` frames a call: every call transforms that many.
+  SpectrumTransform(int samples, int padded, int offset, long long batch, bool allow_split,
+                    cudaStream_t stream);
+
+  [[nodiscard]] const PupilRows& rows() const noexcept { return rows_; }
+  // Complex values per frame of the input: rows x M.
+  [[nodiscard]] std::size_t pupil_elements() const noexcept {
+    return static_cast<std::size_t>(rows_.rows) * padded_;
+  }
+  // batch frames of input to batch M x M spectra.
+  void forward(const Complex* pupil, Complex* spectrum) const;
+  // The same, writing |X|^2 only (split transforms).
+  void forward_intensity(const Complex* pupil, Real* intensity) const;
+  // The 2D plan, for whole planes (not split).
+  [[nodiscard]] const FftPlan& plane() const;
+
+  // Device memory beyond input and output: cuFFT's work area and, split, the row pass's
+  // output. Asked before anything is allocated.
+  [[nodiscard]] static std::size_t scratch_bytes(const PupilRows& rows, int samples, int padded,
+                                                 long long batch);
+
+ private:
+  int samples_;
+  int padded_;
+  int offset_;
+  long long batch_;
+  cudaStream_t stream_;
+  PupilRows rows_;
+  std::unique_ptr<FftPlan> plan_;  // 2D, or the row pass
+  DeviceBuffer<Complex> row_spectra_;
+  DeviceBuffer<Complex> twiddles_;
+};
+
+}  // namespace psfsim::cuda
