@@ -49,6 +49,8 @@ class CufftBackend final : public Backend {
     submit(frames);
     return finish();
   }
+  // The phase tables are packed and the batch indices copied there.
+  [[nodiscard]] bool copies_frames_at_submit() const override { return true; }
   void submit(std::span<const PhasePolynomial> frames) override;
   [[nodiscard]] FrameBlock finish() override;
 

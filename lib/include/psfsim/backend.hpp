@@ -52,6 +52,9 @@ class Backend {
   // second following finish() or the third following submit(), whichever comes first.
   // FrameBlock::times.total is the time the call added to the run: from its submit(), or
   // from the previous finish() if that came later, to its own finish().
+  // True where submit() copies all it needs of the polynomials, so that they may be reused
+  // as soon as it returns (the caller then compiles the next chunk while the call runs).
+  [[nodiscard]] virtual bool copies_frames_at_submit() const { return false; }
   virtual void submit(std::span<const PhasePolynomial> frames) {
     if (submitted_ - finished_ >= deferred_.size())
       throw RuntimeFailure(name() + " backend: a third call submitted before one finished");
