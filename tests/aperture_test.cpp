@@ -541,12 +541,6 @@ TEST(PupilMapFiles, StackMakesTheBatchOfTheCommandLine) {
 // ---------------------------------------------------------------------------------------
 // The GPU against the CPU.
 
-#define SKIP_WITHOUT_CUDA()                                                    \
-  do {                                                                         \
-    const std::string why = test::skip_reason("cuda");                         \
-    if (!why.empty()) GTEST_SKIP() << "CUDA backend not usable here: " << why; \
-  } while (0)
-
 TEST(ApertureCuda, EqualsTheCpuForShapesAndMaps) {
   SKIP_WITHOUT_CUDA();
   const int n = 64;

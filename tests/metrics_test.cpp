@@ -740,12 +740,6 @@ TEST(MetricsDetector, JitterAndNoiseLeaveTheMetricsAlone) {
 // ---------------------------------------------------------------------------------------
 // 9. The GPU against the CPU, every metric column.
 
-#define SKIP_WITHOUT_CUDA()                                                    \
-  do {                                                                         \
-    const std::string why = test::skip_reason("cuda");                         \
-    if (!why.empty()) GTEST_SKIP() << "CUDA backend not usable here: " << why; \
-  } while (0)
-
 TEST(MetricsCuda, EqualsTheCpuForEveryMetric) {
   SKIP_WITHOUT_CUDA();
   for (const Precision p : {Precision::single, Precision::double_})

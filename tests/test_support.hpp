@@ -55,6 +55,12 @@ struct Case {
 [[nodiscard]] std::vector<std::vector<double>> run_spec_frames(const RunSpec& spec);
 // Empty string when `backend` can run here, else why not (for GTEST_SKIP).
 [[nodiscard]] std::string skip_reason(const std::string& backend);
+// Skips the test, visibly and saying why, where the CUDA backend cannot run.
+#define SKIP_WITHOUT_CUDA()                                                                  \
+  do {                                                                                       \
+    const std::string why = ::psfsim::test::skip_reason("cuda");                             \
+    if (!why.empty()) GTEST_SKIP() << "CUDA backend not usable here: " << why;               \
+  } while (0)
 // One frame from the named backend, widened to double.
 [[nodiscard]] std::vector<double> compute_frame(const std::string& backend, const Case& c,
                                                 Precision precision);

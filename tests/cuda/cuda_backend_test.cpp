@@ -20,12 +20,6 @@
 namespace psfsim {
 namespace {
 
-#define SKIP_WITHOUT_CUDA()                                                    \
-  do {                                                                         \
-    const std::string why = test::skip_reason("cuda");                         \
-    if (!why.empty()) GTEST_SKIP() << "CUDA backend not usable here: " << why; \
-  } while (0)
-
 PhaseTerms terms(std::vector<SeidelTerm> seidel, std::vector<ZernikeTerm> zernike = {}) {
   PhaseTerms t;
   t.seidel = std::move(seidel);

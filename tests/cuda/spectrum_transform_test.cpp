@@ -18,12 +18,6 @@
 namespace psfsim::cuda {
 namespace {
 
-#define SKIP_WITHOUT_CUDA()                                                    \
-  do {                                                                         \
-    const std::string why = test::skip_reason("cuda");                         \
-    if (!why.empty()) GTEST_SKIP() << "CUDA backend not usable here: " << why; \
-  } while (0)
-
 TEST(CudaPupilRows, SplitOnlyWherePowerOfTwoColumnsAndZeroRowsExist) {
   EXPECT_TRUE(PupilRows::choose(128, 256, 64, true).split);
   EXPECT_EQ(PupilRows::choose(128, 256, 64, true).rows, 128);
