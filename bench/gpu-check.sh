@@ -35,7 +35,8 @@ for tool in memcheck racecheck initcheck; do
   for case in "--samples 64 --vary Z4,-1,1,24 --crop 48" \
               "--samples 63 --padded-size 161 --zernike 7,0.2 --normalize sum" \
               "--samples 128 --precision double --vary S2_1,-1,1,6 --normalize sum" \
-              "--samples 64 --vary Z4,-1,1,24 --metrics strehl,ee,fwhm --store metrics" \
+              "--samples 64 --vary Z4,-1,1,24 --metrics all --store metrics" \
+              "--samples 50 --padded-size 101 --vary Z4,-1,1,6 --metrics all" \
               "--samples 32 --propagation mft --crop 128 --vary Z4,-1,1,300 --chunk-frames 100"; do
     # shellcheck disable=SC2086
     if "$sanitizer" --tool "$tool" --error-exitcode 99 "$psfsim" run --backend cuda $case \

@@ -21,6 +21,7 @@
 #include "psfsim/aperture_spec.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/frame_collector.hpp"
+#include "psfsim/metric_math.hpp"
 #include "psfsim/metrics.hpp"
 #include "psfsim/psf_run.hpp"
 #include "psfsim/spectrum.hpp"
@@ -322,6 +323,38 @@ TEST(MetricsMtf, ClearPupilIsTheDiskAutocorrelation) {
   const Result cropped = run_metrics(s);
   for (std::size_t k = 0; k < nu.size(); ++k)
     EXPECT_NEAR(cropped.at("mtf", 0, k), full.at("mtf", 0, k), 1e-12) << "nu = " << nu[k];
+}
+
+// The GPU keeps the non-redundant half of the OTF of a real plane: every frequency read
+// through half_plane_index has the modulus the whole transform has there (a direct DFT of a
+// random real plane, even and odd M, frequencies wrapped either way).
+TEST(MetricsMtf, HalfPlaneIndexReadsEveryFrequencysModulus) {
+  for (const int m : {8, 9}) {
+    std::vector<double> plane(static_cast<std::size_t>(m) * m);
+    for (std::size_t i = 0; i < plane.size(); ++i) plane[i] = std::sin(1.7 * i + 0.3) + 1.1;
+    std::vector<std::complex<double>> whole(plane.size());
+    for (int ky = 0; ky < m; ++ky)
+      for (int kx = 0; kx < m; ++kx)
+        for (int y = 0; y < m; ++y)
+          for (int x = 0; x < m; ++x)
+            whole[static_cast<std::size_t>(ky) * m + kx] +=
+                plane[static_cast<std::size_t>(y) * m + x] *
+                std::polar(1.0, -2.0 * std::numbers::pi * ((ky * y + kx * x) % m) / m);
+    const int columns = m / 2 + 1;
+    std::vector<std::complex<double>> half;
+    for (int ky = 0; ky < m; ++ky)
+      for (int kx = 0; kx < columns; ++kx) half.push_back(whole[static_cast<std::size_t>(ky) * m + kx]);
+    for (int ky = -2 * m; ky < 2 * m; ++ky)
+      for (int kx = -2 * m; kx < 2 * m; ++kx) {
+        const long long at = metric::half_plane_index(ky, kx, m);
+        ASSERT_GE(at, 0);
+        ASSERT_LT(at, static_cast<long long>(half.size()));
+        EXPECT_NEAR(std::abs(half[static_cast<std::size_t>(at)]),
+                    std::abs(whole[static_cast<std::size_t>(metric::wrapped_index(ky, kx, m))]),
+                    1e-12)
+            << "M=" << m << " (" << ky << ", " << kx << ")";
+      }
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -743,7 +776,7 @@ TEST(MetricsDetector, JitterAndNoiseLeaveTheMetricsAlone) {
 TEST(MetricsCuda, EqualsTheCpuForEveryMetric) {
   SKIP_WITHOUT_CUDA();
   for (const Precision p : {Precision::single, Precision::double_})
-    for (int variant = 0; variant < 5; ++variant) {
+    for (int variant = 0; variant < 7; ++variant) {
       SCOPED_TRACE("variant " + std::to_string(variant) + " " + std::string(to_string(p)));
       RunSpec s = metric_spec("cpu", p, 64, 2.0, {{{2, 1, 0.2}}, {{4, 0.1}, {7, 0.08}}});
       s.frames.push_back(PhaseTerms{});
@@ -759,9 +792,14 @@ TEST(MetricsCuda, EqualsTheCpuForEveryMetric) {
         s.crop = 45;
         s.metrics.metrics = parse_metrics("strehl,strehl_centre,centroid,fwhm,ee,rms_wavefront");
       }
-      if (variant >= 3) {  // no mtf: the FFT in two passes, which with metrics only keep |X|^2
+      if (variant == 3 || variant == 4) {  // no mtf; with metrics only, |X|^2 kept alone
         s.metrics.metrics = parse_metrics("strehl,strehl_centre,centroid,fwhm,ee,rms_wavefront");
         s.metrics.store = variant == 3 ? Store::metrics : Store::both;
+      }
+      if (variant >= 5) {  // the MTF where M is not a power of two (the 2D plan): even, odd
+        s.pad_factor.reset();
+        s.padded_size = variant == 5 ? 134 : 131;
+        s.metrics.store = variant == 5 ? Store::both : Store::metrics;
       }
       RunSpec gpu = s;
       gpu.backend = "cuda";

@@ -76,6 +76,18 @@ class CufftBackend final : public Backend {
   [[nodiscard]] Real* intensity_planes() const noexcept {
     return reinterpret_cast<Real*>(spectrum_.data());
   }
+  // The MTF's transforms of real planes keep the non-redundant half: M x (M/2 + 1).
+  [[nodiscard]] std::size_t half_plane_elements() const noexcept {
+    return static_cast<std::size_t>(plan_.padded) * (plan_.padded / 2 + 1);
+  }
+  // A call's transforms, for `batch` frames: the spectra and, for the MTF, the
+  // real-to-complex FFT of the |X|^2 planes.
+  struct Transforms {
+    std::unique_ptr<SpectrumTransform<Real>> spectrum;
+    std::unique_ptr<FftPlan> otf;
+  };
+  [[nodiscard]] Transforms make_transforms(long long batch) const;
+  [[nodiscard]] std::size_t transforms_scratch_bytes(long long batch) const;
   [[nodiscard]] PhaseTables phase_tables(const GraphKey& key) const noexcept;
   // The pupil kernel's shape for a call in `slot`, from call frame `first` on.
   [[nodiscard]] PupilShape pupil_shape(int slot, int first = 0) const noexcept {
@@ -87,11 +99,10 @@ class CufftBackend final : public Backend {
   void require_device_memory() const;
   GraphKey stage_phase_tables(std::span<const PhasePolynomial> frames, int slot);
   void issue_pipeline(const GraphKey& key);
-  void issue_pupil_and_fft(const GraphKey& key, int first, int count,
-                           const SpectrumTransform<Real>& fft);
+  void issue_pupil_and_fft(const GraphKey& key, int first, int count, const Transforms& fft);
   void issue_intensity(const GraphKey& key, int first, int count);
-  void issue_metrics(const GraphKey& key, int first, int count,
-                     const SpectrumTransform<Real>& fft, int pupil_blocks_per_frame);
+  void issue_metrics(const GraphKey& key, int first, int count, const Transforms& fft,
+                     int pupil_blocks_per_frame);
   void mark(const GraphKey& key, int stage) const {
     clocks_[static_cast<std::size_t>(key.slot)].mark(stage, stream_.get());
   }
@@ -121,19 +132,21 @@ class CufftBackend final : public Backend {
   DeviceBuffer<double> frame_scales_;
   std::array<PinnedBuffer<Real>, call_slots> host_frames_;  // one per call slot
   std::array<Real*, call_slots> host_frames_view_{};
-  // SPEC §7's metrics: their parameters, the pupil kernel's wavefront sums, the MTF's planes
-  // and the values, written by the kernels into pinned host memory.
+  // SPEC §7's metrics: their parameters, the pupil kernel's wavefront sums, the MTF's |X|^2
+  // planes (where the transform keeps the spectrum) and transforms, and the values, written
+  // by the kernels into pinned host memory.
   DeviceMetrics device_metrics_;
   DeviceBuffer<double> moments_;
-  DeviceBuffer<Complex> otf_planes_;
+  DeviceBuffer<Real> mtf_planes_;
+  DeviceBuffer<Complex> otf_;
   std::array<PinnedBuffer<double>, call_slots> host_metrics_;
   std::array<double*, call_slots> host_metrics_view_{};
   InlineTables inline_tables_{};
   std::array<PinnedBuffer<double>, call_slots> staged_tables_;
   std::array<double*, call_slots> staged_tables_view_{};
   DeviceBuffer<double> tables_;  // copied from a call's staged tables by its graph
-  std::unique_ptr<SpectrumTransform<Real>> fft_;
-  std::unique_ptr<SpectrumTransform<Real>> piece_fft_;  // Timing::pieced: piece_frames
+  Transforms fft_;        // max_batch frames
+  Transforms piece_fft_;  // Timing::pieced: piece_frames
   GraphCache<Real> graphs_;
   CallQueue calls_;
 };
@@ -143,9 +156,7 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     : plan_(plan), device_name_(open_device(plan)), policy_(choose_execution_policy(plan_)) {
   const PupilFacts& facts = plan_.pupil_facts();
   peak_scale_ = facts.peak_scale;
-  // The MTF transforms whole planes with the 2D plan, so it keeps the whole layout.
-  pupil_rows_ = PupilRows::choose(plan_.samples, plan_.padded, facts.offset,
-                                  !plan_.metrics.needs_full_plane());
+  pupil_rows_ = PupilRows::choose(plan_.samples, plan_.padded, facts.offset, true);
   pupil_shape_ = {plan_.samples, plan_.padded, facts.offset, plan_.obscuration,
                   nullptr,       nullptr,       {},           pupil_rows_.rows,
                   pupil_rows_.origin};
@@ -175,8 +186,9 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
       moments_ = DeviceBuffer<double>(3 * batch *
                                       PupilTiling::max_blocks_per_frame(plan_.samples));
     if (metrics.needs_full_plane()) {
-      otf_planes_ = DeviceBuffer<Complex>(policy_.buffer_frames() * field_elements());
-      PSFSIM_CUDA_CHECK(cudaMemset(otf_planes_.data(), 0, otf_planes_.bytes()));
+      if (!keeps_intensity_only())
+        mtf_planes_ = DeviceBuffer<Real>(policy_.buffer_frames() * field_elements());
+      otf_ = DeviceBuffer<Complex>(policy_.buffer_frames() * half_plane_elements());
     }
   }
 
@@ -193,13 +205,29 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
   maps_ = PupilMapBuffers(facts, plan_.max_batch);
 
   // One cuFFT plan serves every call: a shorter batch transforms a few stale frames too.
-  const bool allow_split = !plan_.metrics.needs_full_plane();
-  fft_ = std::make_unique<SpectrumTransform<Real>>(plan_.samples, plan_.padded, facts.offset,
-                                                   plan_.max_batch, allow_split, stream_.get());
-  if (policy_.timing == Timing::pieced)
-    piece_fft_ = std::make_unique<SpectrumTransform<Real>>(
-        plan_.samples, plan_.padded, facts.offset, policy_.piece_frames, allow_split,
-        stream_.get());
+  fft_ = make_transforms(plan_.max_batch);
+  if (policy_.timing == Timing::pieced) piece_fft_ = make_transforms(policy_.piece_frames);
+}
+
+template <typename Real>
+typename CufftBackend<Real>::Transforms CufftBackend<Real>::make_transforms(
+    long long batch) const {
+  Transforms t;
+  t.spectrum = std::make_unique<SpectrumTransform<Real>>(
+      plan_.samples, plan_.padded, pupil_shape_.offset, batch, true, stream_.get());
+  if (plan_.metrics.needs_full_plane())
+    t.otf = std::make_unique<FftPlan>(FftShape{plan_.padded, batch, 2, FftInput::real},
+                                      plan_.precision, stream_.get());
+  return t;
+}
+
+template <typename Real>
+std::size_t CufftBackend<Real>::transforms_scratch_bytes(long long batch) const {
+  std::size_t bytes =
+      SpectrumTransform<Real>::scratch_bytes(pupil_rows_, plan_.samples, plan_.padded, batch);
+  if (plan_.metrics.needs_full_plane())
+    bytes += FftPlan::work_bytes({plan_.padded, batch, 2, FftInput::real}, plan_.precision);
+  return bytes;
 }
 
 template <typename Real>
@@ -218,7 +246,9 @@ void CufftBackend<Real>::require_device_memory() const {
       + PupilMapBuffers::bytes(plan_.pupil_facts());
   if (needs_device_frames()) needed += batch * plan_.frame_elements() * sizeof(Real);
   if (plan_.metrics.needs_full_plane())
-    needed += policy_.buffer_frames() * field_elements() * sizeof(Complex);
+    needed += policy_.buffer_frames() *
+               (half_plane_elements() * sizeof(Complex) +
+                (keeps_intensity_only() ? 0 : field_elements() * sizeof(Real)));
   if (plan_.metrics.column(Metric::rms_wavefront) != nullptr)
     needed += 3 * batch * PupilTiling::max_blocks_per_frame(plan_.samples) * sizeof(double);
   if (plan_.normalization == Normalization::sum)
@@ -236,11 +266,8 @@ void CufftBackend<Real>::require_device_memory() const {
   };
   // Buffers alone first, so that an absurd size never reaches cuFFT's planner.
   if (needed + device_memory_reserve > free_bytes) refuse(needed + device_memory_reserve);
-  needed += SpectrumTransform<Real>::scratch_bytes(pupil_rows_, plan_.samples, plan_.padded,
-                                                   plan_.max_batch);
-  if (policy_.timing == Timing::pieced)
-    needed += SpectrumTransform<Real>::scratch_bytes(pupil_rows_, plan_.samples, plan_.padded,
-                                                     policy_.piece_frames);
+  needed += transforms_scratch_bytes(plan_.max_batch);
+  if (policy_.timing == Timing::pieced) needed += transforms_scratch_bytes(policy_.piece_frames);
   if (needed + device_memory_reserve > free_bytes) refuse(needed + device_memory_reserve);
 
   // The pinned output buffers cannot be paged out.
@@ -349,11 +376,11 @@ void CufftBackend<Real>::issue_pipeline(const GraphKey& key) {
                                       static_cast<std::size_t>(key.frames) *
                                           phase_tables(key).doubles_per_frame() * sizeof(double),
                                       cudaMemcpyHostToDevice, stream));
-  if (!pieced) issue_pupil_and_fft(key, 0, key.frames, *fft_);  // max_batch transforms
+  if (!pieced) issue_pupil_and_fft(key, 0, key.frames, fft_);  // max_batch transforms
   if (!stores_frames()) {  // --store metrics: no frame leaves the device
     const FrameSplit split = policy_.copy_pieces(key.frames, pieced);
     for (int p = 0; pieced && p < split.pieces; ++p)
-      issue_pupil_and_fft(key, split.first(p), split.first(p + 1) - split.first(p), *piece_fft_);
+      issue_pupil_and_fft(key, split.first(p), split.first(p + 1) - split.first(p), piece_fft_);
     mark(key, 3);
     mark(key, 4);
     return;
@@ -370,7 +397,7 @@ void CufftBackend<Real>::issue_pipeline(const GraphKey& key) {
   for (int p = 0; p < split.pieces; ++p) {
     const int first = split.first(p);
     const int count = split.first(p + 1) - first;
-    if (pieced) issue_pupil_and_fft(key, first, count, *piece_fft_);
+    if (pieced) issue_pupil_and_fft(key, first, count, piece_fft_);
     issue_intensity(key, first, count);
     PSFSIM_CUDA_CHECK(cudaEventRecord(piece_ready_.get(), stream));
     PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(copies, piece_ready_.get(), 0));
@@ -391,7 +418,7 @@ void CufftBackend<Real>::issue_pipeline(const GraphKey& key) {
 // never read).
 template <typename Real>
 void CufftBackend<Real>::issue_pupil_and_fft(const GraphKey& key, int first, int count,
-                                             const SpectrumTransform<Real>& fft) {
+                                             const Transforms& fft) {
   const std::size_t field_offset = static_cast<std::size_t>(first) * field_elements();
   Complex* pupil = pupil_.data() + static_cast<std::size_t>(first) * pupil_elements();
   PhaseTables tables = phase_tables(key);
@@ -403,9 +430,9 @@ void CufftBackend<Real>::issue_pupil_and_fft(const GraphKey& key, int first, int
                            stream_.get());
   mark(key, 1);
   if (keeps_intensity_only())
-    fft.forward_intensity(pupil, intensity_planes() + field_offset);
+    fft.spectrum->forward_intensity(pupil, intensity_planes() + field_offset);
   else
-    fft.forward(pupil, spectrum_.data() + field_offset);
+    fft.spectrum->forward(pupil, spectrum_.data() + field_offset);
   mark(key, 2);
   if (!plan_.metrics.empty())
     issue_metrics(key, first, count, fft,
@@ -416,8 +443,7 @@ void CufftBackend<Real>::issue_pupil_and_fft(const GraphKey& key, int first, int
 // piece's spectra are overwritten by the next piece's).
 template <typename Real>
 void CufftBackend<Real>::issue_metrics(const GraphKey& key, int first, int count,
-                                       const SpectrumTransform<Real>& fft,
-                                       int pupil_blocks_per_frame) {
+                                       const Transforms& fft, int pupil_blocks_per_frame) {
   const cudaStream_t stream = stream_.get();
   const std::size_t field_offset = static_cast<std::size_t>(first) * field_elements();
   const Complex* spectrum = spectrum_.data() + field_offset;
@@ -435,10 +461,13 @@ void CufftBackend<Real>::issue_metrics(const GraphKey& key, int first, int count
                              WavefrontMoments{moments_.data(), pupil_blocks_per_frame}, count, out,
                              stream);
   if (!plan_.metrics.needs_full_plane()) return;
-  Complex* planes = otf_planes_.data() + field_offset;
-  launch_plane_intensity<Real>(planes, spectrum, plan_.padded, count, stream);
-  fft.plane().forward(planes, planes);
-  launch_mtf_sampling<Real>(planes, plan_.padded, count, device_metrics_, out, stream);
+  Real* planes = window.intensity != nullptr ? intensity_planes() + field_offset
+                                             : mtf_planes_.data() + field_offset;
+  if (window.intensity == nullptr)
+    launch_plane_intensity<Real>(planes, spectrum, plan_.padded, count, stream);
+  Complex* otf = otf_.data() + static_cast<std::size_t>(first) * half_plane_elements();
+  fft.otf->forward(planes, otf);
+  launch_mtf_sampling<Real>(otf, plan_.padded, count, device_metrics_, out, stream);
 }
 
 // Intensity of frames [first, first + count): into pinned host memory, or into the device

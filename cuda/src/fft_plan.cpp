@@ -5,7 +5,8 @@
 namespace psfsim::cuda {
 namespace {
 
-cufftType transform_type(Precision precision) {
+cufftType transform_type(Precision precision, FftInput input) {
+  if (input == FftInput::real) return precision == Precision::single ? CUFFT_R2C : CUFFT_D2Z;
   return precision == Precision::single ? CUFFT_C2C : CUFFT_Z2Z;
 }
 
@@ -18,18 +19,25 @@ struct ScopedHandle {
   ~ScopedHandle() { cufftDestroy(handle); }
 };
 
+// The 64-bit interface: batch * M * M can pass 2^31 elements for large batches. With no
+// embedding the layout is the basic contiguous one (the distances are not read).
+template <typename Call>
+void with_layout(const FftShape& s, Precision precision, Call&& call) {
+  long long n[2] = {s.padded, s.padded};
+  std::size_t work = 0;
+  PSFSIM_CUDA_CHECK(call(s.rank, n, transform_type(precision, s.input), &work));
+}
+
 }  // namespace
 
-FftPlan::FftPlan(int padded, long long batch, Precision precision, cudaStream_t stream, int rank)
-    : precision_(precision) {
+FftPlan::FftPlan(const FftShape& shape, Precision precision, cudaStream_t stream)
+    : precision_(precision), input_(shape.input) {
   PSFSIM_CUDA_CHECK(cufftCreate(&handle_));
   try {
-    // The 64-bit interface: batch * M * M can pass 2^31 elements for large batches.
-    long long n[2] = {padded, padded};
-    const long long dist = rank == 2 ? static_cast<long long>(padded) * padded : padded;
-    std::size_t work = 0;
-    PSFSIM_CUDA_CHECK(cufftMakePlanMany64(handle_, rank, n, nullptr, 1, dist, nullptr, 1, dist,
-                                          transform_type(precision), batch, &work));
+    with_layout(shape, precision, [&](int rank, long long* n, cufftType type, std::size_t* work) {
+      return cufftMakePlanMany64(handle_, rank, n, nullptr, 1, 0, nullptr, 1, 0, type,
+                                 shape.batch, work);
+    });
     PSFSIM_CUDA_CHECK(cufftSetStream(handle_, stream));
   } catch (...) {
     cufftDestroy(handle_);
@@ -42,6 +50,15 @@ FftPlan::~FftPlan() { cufftDestroy(handle_); }
 void FftPlan::forward(const void* in, void* out) const {
   // cuFFT's signature takes a non-const input even where it only reads it.
   void* input = const_cast<void*>(in);
+  if (input_ == FftInput::real) {
+    if (precision_ == Precision::single)
+      PSFSIM_CUDA_CHECK(cufftExecR2C(handle_, static_cast<cufftReal*>(input),
+                                     static_cast<cufftComplex*>(out)));
+    else
+      PSFSIM_CUDA_CHECK(cufftExecD2Z(handle_, static_cast<cufftDoubleReal*>(input),
+                                     static_cast<cufftDoubleComplex*>(out)));
+    return;
+  }
   if (precision_ == Precision::single)
     PSFSIM_CUDA_CHECK(cufftExecC2C(handle_, static_cast<cufftComplex*>(input),
                                    static_cast<cufftComplex*>(out), CUFFT_FORWARD));
@@ -50,14 +67,16 @@ void FftPlan::forward(const void* in, void* out) const {
                                    static_cast<cufftDoubleComplex*>(out), CUFFT_FORWARD));
 }
 
-std::size_t FftPlan::work_bytes(int padded, long long batch, Precision precision, int rank) {
+std::size_t FftPlan::work_bytes(const FftShape& shape, Precision precision) {
   ScopedHandle probe;
-  long long n[2] = {padded, padded};
-  const long long dist = rank == 2 ? static_cast<long long>(padded) * padded : padded;
-  std::size_t work = 0;
-  PSFSIM_CUDA_CHECK(cufftGetSizeMany64(probe.handle, rank, n, nullptr, 1, dist, nullptr, 1, dist,
-                                       transform_type(precision), batch, &work));
-  return work;
+  std::size_t bytes = 0;
+  with_layout(shape, precision, [&](int rank, long long* n, cufftType type, std::size_t* work) {
+    const cufftResult r = cufftGetSizeMany64(probe.handle, rank, n, nullptr, 1, 0, nullptr, 1,
+                                             0, type, shape.batch, work);
+    bytes = *work;
+    return r;
+  });
+  return bytes;
 }
 
 }  // namespace psfsim::cuda

@@ -204,25 +204,26 @@ __global__ void __launch_bounds__(block_threads)
 }
 
 template <typename Real>
-__global__ void plane_intensity_kernel(DeviceComplex<Real>* __restrict__ plane,
+__global__ void plane_intensity_kernel(Real* __restrict__ plane,
                                        const DeviceComplex<Real>* __restrict__ spectrum,
                                        long long count) {
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
     const DeviceComplex<Real> z = spectrum[i];
-    plane[i] = DeviceComplex<Real>{z.x * z.x + z.y * z.y, Real(0)};
+    plane[i] = z.x * z.x + z.y * z.y;
   }
 }
 
 // One block per frame, one warp per frequency at a time: each lane takes directions.
 template <typename Real>
 __global__ void __launch_bounds__(block_threads)
-    mtf_sampling_kernel(const DeviceComplex<Real>* __restrict__ plane, int padded,
+    mtf_sampling_kernel(const DeviceComplex<Real>* __restrict__ half_planes, int padded,
                         DeviceMetrics m, double* __restrict__ out) {
   const int f = blockIdx.x;
-  const DeviceComplex<Real>* otf = plane + static_cast<long long>(f) * padded * padded;
+  const DeviceComplex<Real>* otf =
+      half_planes + static_cast<long long>(f) * padded * (padded / 2 + 1);
   const auto modulus = [otf, padded](int ky, int kx) {
-    const DeviceComplex<Real> z = otf[metric::wrapped_index(ky, kx, padded)];
+    const DeviceComplex<Real> z = otf[metric::half_plane_index(ky, kx, padded)];
     return hypot(static_cast<double>(z.x), static_cast<double>(z.y));
   };
   const int warp = threadIdx.x / 32;
@@ -284,8 +285,8 @@ void launch_frame_metrics(const FieldWindow<Real>& window, const DeviceMetrics& 
 }
 
 template <typename Real>
-void launch_plane_intensity(DeviceComplex<Real>* plane, const DeviceComplex<Real>* spectrum,
-                            int padded, int frames, cudaStream_t stream) {
+void launch_plane_intensity(Real* plane, const DeviceComplex<Real>* spectrum, int padded,
+                            int frames, cudaStream_t stream) {
   const long long count = static_cast<long long>(frames) * padded * padded;
   const long long blocks = std::min<long long>(132LL * 16, (count + 255) / 256);
   plane_intensity_kernel<Real><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(plane, spectrum,
@@ -294,10 +295,10 @@ void launch_plane_intensity(DeviceComplex<Real>* plane, const DeviceComplex<Real
 }
 
 template <typename Real>
-void launch_mtf_sampling(const DeviceComplex<Real>* plane, int padded, int frames,
+void launch_mtf_sampling(const DeviceComplex<Real>* half_planes, int padded, int frames,
                          const DeviceMetrics& metrics, double* out, cudaStream_t stream) {
   mtf_sampling_kernel<Real><<<static_cast<unsigned>(frames), block_threads, 0, stream>>>(
-      plane, padded, metrics, out);
+      half_planes, padded, metrics, out);
   PSFSIM_CUDA_CHECK_LAUNCH();
 }
 
@@ -305,8 +306,7 @@ void launch_mtf_sampling(const DeviceComplex<Real>* plane, int padded, int frame
   template void launch_frame_metrics<Real>(const FieldWindow<Real>&, const DeviceMetrics&,   \
                                            const WavefrontMoments&, int, double*,            \
                                            cudaStream_t);                                    \
-  template void launch_plane_intensity<Real>(DeviceComplex<Real>*,                           \
-                                             const DeviceComplex<Real>*, int, int,           \
+  template void launch_plane_intensity<Real>(Real*, const DeviceComplex<Real>*, int, int,     \
                                              cudaStream_t);                                  \
   template void launch_mtf_sampling<Real>(const DeviceComplex<Real>*, int, int,              \
                                           const DeviceMetrics&, double*, cudaStream_t);

@@ -60,14 +60,15 @@ void launch_frame_metrics(const FieldWindow<Real>& window, const DeviceMetrics& 
                           const WavefrontMoments& moments, int frames, double* out,
                           cudaStream_t stream);
 
-// The MTF in two launches around the caller's in-place FFT of `plane`: the intensity of each
-// frame's whole M x M spectrum into `plane` (zero imaginary part), then, after the FFT, the
-// mtf columns sampled from |plane|.
+// The MTF around the caller's real-to-complex FFT of M x M intensity planes: the intensity
+// of each frame's whole spectrum into `plane` (where no pass kept it already), then, after
+// the FFT, the mtf columns sampled from the transform's non-redundant half (M x (M/2 + 1)
+// a frame, metric::half_plane_index).
 template <typename Real>
-void launch_plane_intensity(DeviceComplex<Real>* plane, const DeviceComplex<Real>* spectrum,
-                            int padded, int frames, cudaStream_t stream);
+void launch_plane_intensity(Real* plane, const DeviceComplex<Real>* spectrum, int padded,
+                            int frames, cudaStream_t stream);
 template <typename Real>
-void launch_mtf_sampling(const DeviceComplex<Real>* plane, int padded, int frames,
+void launch_mtf_sampling(const DeviceComplex<Real>* half_planes, int padded, int frames,
                          const DeviceMetrics& metrics, double* out, cudaStream_t stream);
 
 }  // namespace psfsim::cuda

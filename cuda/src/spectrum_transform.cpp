@@ -33,10 +33,11 @@ SpectrumTransform<Real>::SpectrumTransform(int samples, int padded, int offset, 
       stream_(stream),
       rows_(PupilRows::choose(samples, padded, offset, allow_split)) {
   if (!rows_.split) {
-    plan_ = std::make_unique<FftPlan>(padded, batch, precision_of<Real>, stream);
+    plan_ = std::make_unique<FftPlan>(FftShape{padded, batch}, precision_of<Real>, stream);
     return;
   }
-  plan_ = std::make_unique<FftPlan>(padded, batch * samples, precision_of<Real>, stream, 1);
+  plan_ = std::make_unique<FftPlan>(FftShape{padded, batch * samples, 1}, precision_of<Real>,
+                                    stream);
   row_spectra_ = DeviceBuffer<Complex>(static_cast<std::size_t>(batch) * pupil_elements());
   // exp(-2 pi i j / M), each from the exact fraction of a turn.
   std::vector<Complex> twiddles(static_cast<std::size_t>(padded));
@@ -73,16 +74,10 @@ void SpectrumTransform<Real>::forward_intensity(const Complex* pupil, Real* inte
 }
 
 template <typename Real>
-const FftPlan& SpectrumTransform<Real>::plane() const {
-  if (rows_.split) throw std::logic_error("spectrum transform: no 2D plan when split");
-  return *plan_;
-}
-
-template <typename Real>
 std::size_t SpectrumTransform<Real>::scratch_bytes(const PupilRows& rows, int samples,
                                                    int padded, long long batch) {
-  if (!rows.split) return FftPlan::work_bytes(padded, batch, precision_of<Real>);
-  return FftPlan::work_bytes(padded, batch * samples, precision_of<Real>, 1) +
+  if (!rows.split) return FftPlan::work_bytes({padded, batch}, precision_of<Real>);
+  return FftPlan::work_bytes({padded, batch * samples, 1}, precision_of<Real>) +
          static_cast<std::size_t>(batch) * samples * padded * sizeof(Complex) +
          static_cast<std::size_t>(padded) * sizeof(Complex);
 }

@@ -4,8 +4,7 @@
 // cuFFT over each frame's N pupil rows alone, then one kernel over the columns
 // (column_pass_kernel), which reads N values per column and can keep |X|^2 alone. cuFFT's 2D
 // plan instead reads and writes all M rows in both of its passes. The pupil buffer then holds
-// only the N pupil rows of each frame. Other M, and plans that also transform whole planes
-// (the MTF), take one cuFFT 2D plan.
+// only the N pupil rows of each frame. Other M take one cuFFT 2D plan.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -19,7 +18,7 @@ namespace psfsim::cuda {
 
 // Where each frame's pupil rows lie in the transform's input.
 struct PupilRows {
-  bool split = false;  // the two passes above
+  bool split = false;  // the two passes above (allow_split false: the 2D plan, to compare)
   int rows = 0;        // rows per frame: N split, M whole
   int origin = 0;      // the input row of the pupil's first row: 0 split, the offset whole
 
@@ -44,8 +43,6 @@ class SpectrumTransform {
   void forward(const Complex* pupil, Complex* spectrum) const;
   // The same, writing |X|^2 only (split transforms).
   void forward_intensity(const Complex* pupil, Real* intensity) const;
-  // The 2D plan, for whole planes (not split).
-  [[nodiscard]] const FftPlan& plane() const;
 
   // Device memory beyond input and output: cuFFT's work area and, split, the row pass's
   // output. Asked before anything is allocated.

@@ -92,6 +92,21 @@ PSFSIM_HD inline long long wrapped_index(int ky, int kx, int padded) {
   return static_cast<long long>(ky) * padded + kx;
 }
 
+// The same for the transform of a real M x M plane stored as its non-redundant half,
+// M x (M/2 + 1) row-major: a frequency in the other half is read at (-ky, -kx), whose value
+// is the conjugate, of the same modulus.
+PSFSIM_HD inline long long half_plane_index(int ky, int kx, int padded) {
+  ky %= padded;
+  kx %= padded;
+  if (ky < 0) ky += padded;
+  if (kx < 0) kx += padded;
+  if (kx > padded / 2) {
+    ky = (padded - ky) % padded;
+    kx = padded - kx;
+  }
+  return static_cast<long long>(ky) * (padded / 2 + 1) + kx;
+}
+
 // The wavefront's RMS over the aperture, weighted by A, piston removed, from the sums of A,
 // A W and A W^2.
 PSFSIM_HD inline double weighted_rms(double a, double aw, double aw2) {
