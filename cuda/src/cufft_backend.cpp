@@ -5,6 +5,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "call_queue.hpp"
 #include "cuda_check.hpp"
@@ -139,6 +140,7 @@ class CufftBackend final : public Backend {
   DeviceBuffer<double> moments_;
   DeviceBuffer<Real> mtf_planes_;
   DeviceBuffer<Complex> otf_;
+  DeviceBuffer<MtfSample> mtf_samples_;
   std::array<PinnedBuffer<double>, call_slots> host_metrics_;
   std::array<double*, call_slots> host_metrics_view_{};
   InlineTables inline_tables_{};
@@ -186,6 +188,11 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
       moments_ = DeviceBuffer<double>(3 * batch *
                                       PupilTiling::max_blocks_per_frame(plan_.samples));
     if (metrics.needs_full_plane()) {
+      const std::vector<MtfSample> samples = mtf_samples(device_metrics_, plan_.padded);
+      mtf_samples_ = DeviceBuffer<MtfSample>(samples.size());
+      PSFSIM_CUDA_CHECK(cudaMemcpy(mtf_samples_.data(), samples.data(), mtf_samples_.bytes(),
+                                   cudaMemcpyHostToDevice));
+      device_metrics_.mtf_samples = mtf_samples_.data();
       if (!keeps_intensity_only())
         mtf_planes_ = DeviceBuffer<Real>(policy_.buffer_frames() * field_elements());
       otf_ = DeviceBuffer<Complex>(policy_.buffer_frames() * half_plane_elements());

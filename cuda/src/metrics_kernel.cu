@@ -214,7 +214,8 @@ __global__ void plane_intensity_kernel(Real* __restrict__ plane,
   }
 }
 
-// One block per frame, one warp per frequency at a time: each lane takes directions.
+// One block per frame, one warp per frequency at a time: each lane takes directions, whose
+// places in the half plane were worked out on the host.
 template <typename Real>
 __global__ void __launch_bounds__(block_threads)
     mtf_sampling_kernel(const DeviceComplex<Real>* __restrict__ half_planes, int padded,
@@ -222,19 +223,24 @@ __global__ void __launch_bounds__(block_threads)
   const int f = blockIdx.x;
   const DeviceComplex<Real>* otf =
       half_planes + static_cast<long long>(f) * padded * (padded / 2 + 1);
-  const auto modulus = [otf, padded](int ky, int kx) {
-    const DeviceComplex<Real> z = otf[metric::half_plane_index(ky, kx, padded)];
+  const auto modulus = [otf](int at) {
+    const DeviceComplex<Real> z = otf[at];
     return hypot(static_cast<double>(z.x), static_cast<double>(z.y));
   };
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   double* row = out + static_cast<long long>(f) * m.values_per_frame + m.mtf;
-  const double dc = modulus(0, 0);
+  const double dc = modulus(0);
   for (int q = warp; q < m.mtf_count; q += warps) {
     const double radius = m.mtf_radii[q];
-    const int n = metric::mtf_directions(radius);
+    const int first = m.mtf_first[q];
+    const int n = m.mtf_first[q + 1] - first;
     double sum = 0.0;
-    for (int j = lane; j < n; j += 32) sum += metric::mtf_sample(modulus, radius, j, n);
+    for (int j = lane; j < n; j += 32) {
+      const MtfSample s = m.mtf_samples[first + j];
+      sum += metric::mtf_blend({0, 0, s.fy, s.fx}, modulus(s.at[0]), modulus(s.at[1]),
+                               modulus(s.at[2]), modulus(s.at[3]));
+    }
     for (int offset = 16; offset > 0; offset /= 2)
       sum += __shfl_down_sync(0xffffffffu, sum, offset);
     if (lane == 0) row[q] = !(dc > 0.0) ? NAN : radius == 0.0 ? 1.0 : sum / n / dc;
@@ -271,6 +277,28 @@ DeviceMetrics::DeviceMetrics(const MetricsPlan& plan, int frame_edge, double ape
       case Metric::mtf: mtf = offset; break;
     }
   }
+}
+
+std::vector<MtfSample> mtf_samples(DeviceMetrics& m, int padded) {
+  std::vector<MtfSample> samples;
+  for (int q = 0; q < m.mtf_count; ++q) {
+    m.mtf_first[q] = static_cast<int>(samples.size());
+    const double radius = m.mtf_radii[q];
+    const int n = metric::mtf_directions(radius);
+    for (int j = 0; j < n; ++j) {
+      const metric::MtfPoint p = metric::mtf_point(radius, j, n);
+      MtfSample s;
+      s.at[0] = static_cast<int>(metric::half_plane_index(p.r, p.c, padded));
+      s.at[1] = static_cast<int>(metric::half_plane_index(p.r, p.c + 1, padded));
+      s.at[2] = static_cast<int>(metric::half_plane_index(p.r + 1, p.c, padded));
+      s.at[3] = static_cast<int>(metric::half_plane_index(p.r + 1, p.c + 1, padded));
+      s.fy = p.fy;
+      s.fx = p.fx;
+      samples.push_back(s);
+    }
+  }
+  m.mtf_first[m.mtf_count] = static_cast<int>(samples.size());
+  return samples;
 }
 
 template <typename Real>

@@ -5,6 +5,8 @@
 // metric_math.hpp's, shared with the CPU.
 #include <cuda_runtime_api.h>
 
+#include <vector>
+
 #include "device_complex.hpp"
 #include "psfsim/metrics.hpp"
 
@@ -25,6 +27,15 @@ struct FieldWindow {
   const double* weights = nullptr;  // device, one per channel; null: 1
 };
 
+// One direction of an MTF ring, the same for every frame and so worked out once on the host:
+// its four neighbours' places in a frame's OTF half plane (metric::half_plane_index) and
+// its fractions past the first (metric::mtf_point).
+struct MtfSample {
+  int at[4] = {};  // (r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)
+  double fy = 0.0;
+  double fx = 0.0;
+};
+
 // The plan's metrics as kernel parameters (absent columns at -1).
 struct DeviceMetrics {
   int edge = 0;  // K
@@ -41,10 +52,17 @@ struct DeviceMetrics {
       rms = -1, mtf = -1;
   int mtf_count = 0;
   double mtf_radii[max_mtf_frequencies] = {};
+  // The rings' directions (mtf_samples below): ring q's are [mtf_first[q], mtf_first[q + 1]).
+  const MtfSample* mtf_samples = nullptr;
+  int mtf_first[max_mtf_frequencies + 1] = {};
 
   DeviceMetrics() = default;
   DeviceMetrics(const MetricsPlan& plan, int edge, double aperture_sum, double energy_sum);
 };
+
+// The samples of m's rings for M x M planes, in ring order; sets m.mtf_first (the caller
+// uploads them and sets m.mtf_samples).
+[[nodiscard]] std::vector<MtfSample> mtf_samples(DeviceMetrics& m, int padded);
 
 // Sums of A, A W and A W^2 that the pupil kernel leaves per block (PupilMaps::moments), and
 // how many blocks each frame of the launch had.

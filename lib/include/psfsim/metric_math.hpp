@@ -53,21 +53,38 @@ PSFSIM_HD inline int mtf_directions(double radius) {
   return n < 8 ? 8 : n;
 }
 
-// |OTF| at direction j of n over the half circle of radius `radius` OTF samples, bilinearly
-// interpolated; `modulus(ky, kx)` returns |OTF| at any integer frequency (it wraps).
-template <typename Modulus>
-PSFSIM_HD double mtf_sample(const Modulus& modulus, double radius, int j, int n) {
+// Direction j of n over the half circle of radius `radius` OTF samples: the integer frequency
+// (r, c) below and left of it, and its fractions past them.
+struct MtfPoint {
+  int r = 0;
+  int c = 0;
+  double fy = 0.0;
+  double fx = 0.0;
+};
+PSFSIM_HD inline MtfPoint mtf_point(double radius, int j, int n) {
   const double angle = 3.14159265358979323846 * j / n;
   const double x = radius * std::cos(angle);
   const double y = radius * std::sin(angle);
   const double x0 = std::floor(x);
   const double y0 = std::floor(y);
-  const double fx = x - x0;
-  const double fy = y - y0;
-  const int c = static_cast<int>(x0);
-  const int r = static_cast<int>(y0);
-  return (1.0 - fy) * ((1.0 - fx) * modulus(r, c) + fx * modulus(r, c + 1)) +
-         fy * ((1.0 - fx) * modulus(r + 1, c) + fx * modulus(r + 1, c + 1));
+  return {static_cast<int>(y0), static_cast<int>(x0), y - y0, x - x0};
+}
+
+// Bilinear interpolation at a point from |OTF| at its four neighbours: (r, c), (r, c + 1),
+// (r + 1, c), (r + 1, c + 1).
+PSFSIM_HD inline double mtf_blend(const MtfPoint& p, double m00, double m01, double m10,
+                                  double m11) {
+  return (1.0 - p.fy) * ((1.0 - p.fx) * m00 + p.fx * m01) +
+         p.fy * ((1.0 - p.fx) * m10 + p.fx * m11);
+}
+
+// |OTF| at direction j of n over the half circle of radius `radius` OTF samples, bilinearly
+// interpolated; `modulus(ky, kx)` returns |OTF| at any integer frequency (it wraps).
+template <typename Modulus>
+PSFSIM_HD double mtf_sample(const Modulus& modulus, double radius, int j, int n) {
+  const MtfPoint p = mtf_point(radius, j, n);
+  return mtf_blend(p, modulus(p.r, p.c), modulus(p.r, p.c + 1), modulus(p.r + 1, p.c),
+                   modulus(p.r + 1, p.c + 1));
 }
 
 // The radially averaged MTF at `radius` OTF samples: the mean of mtf_sample over
