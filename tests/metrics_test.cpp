@@ -343,7 +343,8 @@ TEST(MetricsMtf, HalfPlaneIndexReadsEveryFrequencysModulus) {
     const int columns = m / 2 + 1;
     std::vector<std::complex<double>> half;
     for (int ky = 0; ky < m; ++ky)
-      for (int kx = 0; kx < columns; ++kx) half.push_back(whole[static_cast<std::size_t>(ky) * m + kx]);
+      for (int kx = 0; kx < columns; ++kx)
+        half.push_back(whole[static_cast<std::size_t>(ky) * m + kx]);
     for (int ky = -2 * m; ky < 2 * m; ++ky)
       for (int kx = -2 * m; kx < 2 * m; ++kx) {
         const long long at = metric::half_plane_index(ky, kx, m);

@@ -134,10 +134,12 @@ template <typename Real, int M>
 inline constexpr int block_threads = Factors<M>::m2 * block_columns<Real>;
 
 template <typename Real, int M>
-inline constexpr int shared_bytes = M * block_columns<Real> * static_cast<int>(sizeof(DeviceComplex<Real>));
+inline constexpr int shared_bytes =
+    M * block_columns<Real> * static_cast<int>(sizeof(DeviceComplex<Real>));
 
 template <typename Real>
-__device__ __forceinline__ void put(DeviceComplex<Real>* out, long long at, DeviceComplex<Real> v) {
+__device__ __forceinline__ void put(DeviceComplex<Real>* out, long long at,
+                                    DeviceComplex<Real> v) {
   out[at] = v;
 }
 template <typename Real>

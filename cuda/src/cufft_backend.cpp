@@ -211,7 +211,7 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
   pupil_shape_.shift_waves = grid_table_.data() + plan_.samples;
   maps_ = PupilMapBuffers(facts, plan_.max_batch);
 
-  // One cuFFT plan serves every call: a shorter batch transforms a few stale frames too.
+  // One set of transforms serves every call: a shorter batch transforms a few stale frames too.
   fft_ = make_transforms(plan_.max_batch);
   if (policy_.timing == Timing::pieced) piece_fft_ = make_transforms(policy_.piece_frames);
 }

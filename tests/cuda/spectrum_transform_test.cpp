@@ -9,6 +9,7 @@
 #include <numbers>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../test_support.hpp"
@@ -72,7 +73,8 @@ Output transform(int n, int m, int offset, int batch, bool allow_split, unsigned
     t.forward(pupil.data(), spectrum.data());
     Host<Real> x(plane);
     PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-    PSFSIM_CUDA_CHECK(cudaMemcpy(x.data(), spectrum.data(), spectrum.bytes(), cudaMemcpyDeviceToHost));
+    PSFSIM_CUDA_CHECK(
+        cudaMemcpy(x.data(), spectrum.data(), spectrum.bytes(), cudaMemcpyDeviceToHost));
     for (const auto& z : x) {
       out.spectrum.push_back(z.real());
       out.spectrum.push_back(z.imag());
@@ -82,7 +84,8 @@ Output transform(int n, int m, int offset, int batch, bool allow_split, unsigned
       t.forward_intensity(pupil.data(), intensity.data());
       std::vector<Real> i(plane);
       PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-      PSFSIM_CUDA_CHECK(cudaMemcpy(i.data(), intensity.data(), intensity.bytes(), cudaMemcpyDeviceToHost));
+      PSFSIM_CUDA_CHECK(
+          cudaMemcpy(i.data(), intensity.data(), intensity.bytes(), cudaMemcpyDeviceToHost));
       out.intensity.assign(i.begin(), i.end());
     }
   }
@@ -93,14 +96,16 @@ Output transform(int n, int m, int offset, int batch, bool allow_split, unsigned
 std::vector<double> squared_modulus(const std::vector<double>& interleaved) {
   std::vector<double> out(interleaved.size() / 2);
   for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = interleaved[2 * i] * interleaved[2 * i] + interleaved[2 * i + 1] * interleaved[2 * i + 1];
+    out[i] = interleaved[2 * i] * interleaved[2 * i] +
+             interleaved[2 * i + 1] * interleaved[2 * i + 1];
   return out;
 }
 
 template <typename Real>
 void expect_split_equals_2d(int n, int m, int batch) {
   const Precision p = std::is_same_v<Real, float> ? Precision::single : Precision::double_;
-  SCOPED_TRACE("N=" + std::to_string(n) + " M=" + std::to_string(m) + " " + std::string(to_string(p)));
+  SCOPED_TRACE("N=" + std::to_string(n) + " M=" + std::to_string(m) + " " +
+               std::string(to_string(p)));
   const int offset = (m - n) / 2;
   const Output split = transform<Real>(n, m, offset, batch, true, 7);
   const Output whole = transform<Real>(n, m, offset, batch, false, 7);
