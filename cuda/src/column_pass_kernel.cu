@@ -204,20 +204,6 @@ void launch_for(const DeviceComplex<Real>* rows, const DeviceComplex<Real>* twid
   PSFSIM_CUDA_CHECK_LAUNCH();
 }
 
-template <typename Real, typename Out>
-void launch_any(const DeviceComplex<Real>* rows, const DeviceComplex<Real>* twiddles,
-                const ColumnPass& pass, Out* out, cudaStream_t stream) {
-  switch (pass.padded) {
-    case 32: return launch_for<Real, 32>(rows, twiddles, pass, out, stream);
-    case 64: return launch_for<Real, 64>(rows, twiddles, pass, out, stream);
-    case 128: return launch_for<Real, 128>(rows, twiddles, pass, out, stream);
-    case 256: return launch_for<Real, 256>(rows, twiddles, pass, out, stream);
-    case 512: return launch_for<Real, 512>(rows, twiddles, pass, out, stream);
-    case 1024: return launch_for<Real, 1024>(rows, twiddles, pass, out, stream);
-    default: throw std::logic_error("column pass: M=" + std::to_string(pass.padded));
-  }
-}
-
 template <typename Real, int M>
 void raise_shared_limit() {
   if constexpr (shared_bytes<Real, M> > 48 * 1024) {
@@ -242,27 +228,28 @@ void prepare_column_pass(int padded) {
   if (padded == 1024) raise_shared_limit<Real, 1024>();
 }
 
-template <typename Real>
+template <typename Real, typename Out>
 void launch_column_pass(const DeviceComplex<Real>* rows, const DeviceComplex<Real>* twiddles,
-                        const ColumnPass& pass, DeviceComplex<Real>* spectrum,
-                        cudaStream_t stream) {
-  launch_any<Real>(rows, twiddles, pass, spectrum, stream);
-}
-
-template <typename Real>
-void launch_column_pass_intensity(const DeviceComplex<Real>* rows,
-                                  const DeviceComplex<Real>* twiddles, const ColumnPass& pass,
-                                  Real* intensity, cudaStream_t stream) {
-  launch_any<Real>(rows, twiddles, pass, intensity, stream);
+                        const ColumnPass& pass, Out* out, cudaStream_t stream) {
+  switch (pass.padded) {
+    case 32: return launch_for<Real, 32>(rows, twiddles, pass, out, stream);
+    case 64: return launch_for<Real, 64>(rows, twiddles, pass, out, stream);
+    case 128: return launch_for<Real, 128>(rows, twiddles, pass, out, stream);
+    case 256: return launch_for<Real, 256>(rows, twiddles, pass, out, stream);
+    case 512: return launch_for<Real, 512>(rows, twiddles, pass, out, stream);
+    case 1024: return launch_for<Real, 1024>(rows, twiddles, pass, out, stream);
+    default: throw std::logic_error("column pass: M=" + std::to_string(pass.padded));
+  }
 }
 
 #define PSFSIM_INSTANTIATE(Real)                                                              \
   template void prepare_column_pass<Real>(int);                                               \
-  template void launch_column_pass<Real>(const DeviceComplex<Real>*, const DeviceComplex<Real>*, \
-                                         const ColumnPass&, DeviceComplex<Real>*, cudaStream_t); \
-  template void launch_column_pass_intensity<Real>(const DeviceComplex<Real>*,                \
-                                                   const DeviceComplex<Real>*,                \
-                                                   const ColumnPass&, Real*, cudaStream_t);
+  template void launch_column_pass<Real, DeviceComplex<Real>>(                                \
+      const DeviceComplex<Real>*, const DeviceComplex<Real>*, const ColumnPass&,              \
+      DeviceComplex<Real>*, cudaStream_t);                                                    \
+  template void launch_column_pass<Real, Real>(const DeviceComplex<Real>*,                    \
+                                               const DeviceComplex<Real>*, const ColumnPass&, \
+                                               Real*, cudaStream_t);
 PSFSIM_INSTANTIATE(float)
 PSFSIM_INSTANTIATE(double)
 #undef PSFSIM_INSTANTIATE

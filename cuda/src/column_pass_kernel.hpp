@@ -25,15 +25,10 @@ template <typename Real>
 void prepare_column_pass(int padded);
 
 // rows: frames x N x M, each row already transformed along its length; twiddles: exp(-2 pi i
-// j / M) for j in [0, M), on the device. spectrum: frames x M x M.
-template <typename Real>
+// j / M) for j in [0, M), on the device. out: frames x M x M, the spectrum (complex) or
+// |X|^2 alone (Real).
+template <typename Real, typename Out>
 void launch_column_pass(const DeviceComplex<Real>* rows, const DeviceComplex<Real>* twiddles,
-                        const ColumnPass& pass, DeviceComplex<Real>* spectrum,
-                        cudaStream_t stream);
-// The same, keeping |X|^2 only: intensity is frames x M x M values.
-template <typename Real>
-void launch_column_pass_intensity(const DeviceComplex<Real>* rows,
-                                  const DeviceComplex<Real>* twiddles, const ColumnPass& pass,
-                                  Real* intensity, cudaStream_t stream);
+                        const ColumnPass& pass, Out* out, cudaStream_t stream);
 
 }  // namespace psfsim::cuda

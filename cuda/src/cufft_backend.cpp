@@ -67,12 +67,12 @@ class CufftBackend final : public Backend {
     return static_cast<std::size_t>(plan_.padded) * plan_.padded;
   }
   [[nodiscard]] std::size_t pupil_elements() const noexcept {
-    return static_cast<std::size_t>(pupil_rows_.rows) * plan_.padded;
+    return static_cast<std::size_t>(pupil_shape_.rows.rows) * plan_.padded;
   }
   // --store metrics through the split transform: its column pass keeps |X|^2 alone, in the
   // spectrum buffer (M x M values of Real a frame), and the metrics read that.
   [[nodiscard]] bool keeps_intensity_only() const noexcept {
-    return pupil_rows_.split && !stores_frames();
+    return pupil_shape_.rows.split && !stores_frames();
   }
   [[nodiscard]] Real* intensity_planes() const noexcept {
     return reinterpret_cast<Real*>(spectrum_.data());
@@ -112,7 +112,6 @@ class CufftBackend final : public Backend {
   std::string device_name_;  // initialized by opening the device, before any CUDA object
   ExecutionPolicy policy_;
   double peak_scale_ = 1.0;
-  PupilRows pupil_rows_;  // the transform's input layout
   PupilShape pupil_shape_;
 
   // Members are released in reverse order: graphs before the plan and buffers they use,
@@ -158,10 +157,9 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     : plan_(plan), device_name_(open_device(plan)), policy_(choose_execution_policy(plan_)) {
   const PupilFacts& facts = plan_.pupil_facts();
   peak_scale_ = facts.peak_scale;
-  pupil_rows_ = PupilRows::choose(plan_.samples, plan_.padded, facts.offset, true);
   pupil_shape_ = {plan_.samples, plan_.padded, facts.offset, plan_.obscuration,
-                  nullptr,       nullptr,       {},           pupil_rows_.rows,
-                  pupil_rows_.origin};
+                  nullptr,       nullptr,       {},
+                  PupilRows::choose(plan_.samples, plan_.padded, facts.offset, true)};
 
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   require_device_memory();
@@ -231,7 +229,8 @@ typename CufftBackend<Real>::Transforms CufftBackend<Real>::make_transforms(
 template <typename Real>
 std::size_t CufftBackend<Real>::transforms_scratch_bytes(long long batch) const {
   std::size_t bytes =
-      SpectrumTransform<Real>::scratch_bytes(pupil_rows_, plan_.samples, plan_.padded, batch);
+      SpectrumTransform<Real>::scratch_bytes(pupil_shape_.rows, plan_.samples, plan_.padded,
+                                             batch);
   if (plan_.metrics.needs_full_plane())
     bytes += FftPlan::work_bytes({plan_.padded, batch, 2, FftInput::real}, plan_.precision);
   return bytes;

@@ -1,6 +1,11 @@
 #pragma once
-// The interleaved complex type cuFFT reads and writes for each precision.
+// The interleaved complex type cuFFT reads and writes for each precision, and the precision
+// of each Real.
 #include <vector_types.h>
+
+#include <type_traits>
+
+#include "psfsim/enums.hpp"
 
 namespace psfsim::cuda {
 
@@ -16,5 +21,9 @@ struct DeviceComplexOf<double> {
 };
 template <typename Real>
 using DeviceComplex = typename DeviceComplexOf<Real>::type;
+
+template <typename Real>
+inline constexpr Precision precision_of =
+    std::is_same_v<Real, float> ? Precision::single : Precision::double_;
 
 }  // namespace psfsim::cuda

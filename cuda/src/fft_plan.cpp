@@ -19,25 +19,19 @@ struct ScopedHandle {
   ~ScopedHandle() { cufftDestroy(handle); }
 };
 
-// The 64-bit interface: batch * M * M can pass 2^31 elements for large batches. With no
-// embedding the layout is the basic contiguous one (the distances are not read).
-template <typename Call>
-void with_layout(const FftShape& s, Precision precision, Call&& call) {
-  long long n[2] = {s.padded, s.padded};
-  std::size_t work = 0;
-  PSFSIM_CUDA_CHECK(call(s.rank, n, transform_type(precision, s.input), &work));
-}
-
 }  // namespace
 
 FftPlan::FftPlan(const FftShape& shape, Precision precision, cudaStream_t stream)
     : precision_(precision), input_(shape.input) {
   PSFSIM_CUDA_CHECK(cufftCreate(&handle_));
   try {
-    with_layout(shape, precision, [&](int rank, long long* n, cufftType type, std::size_t* work) {
-      return cufftMakePlanMany64(handle_, rank, n, nullptr, 1, 0, nullptr, 1, 0, type,
-                                 shape.batch, work);
-    });
+    // The 64-bit interface: batch * M * M can pass 2^31 elements for large batches. With no
+    // embedding the layout is the basic contiguous one (strides and distances are not read).
+    long long n[2] = {shape.padded, shape.padded};
+    std::size_t work = 0;
+    PSFSIM_CUDA_CHECK(cufftMakePlanMany64(handle_, shape.rank, n, nullptr, 1, 0, nullptr, 1, 0,
+                                          transform_type(precision, shape.input), shape.batch,
+                                          &work));
     PSFSIM_CUDA_CHECK(cufftSetStream(handle_, stream));
   } catch (...) {
     cufftDestroy(handle_);
@@ -69,14 +63,12 @@ void FftPlan::forward(const void* in, void* out) const {
 
 std::size_t FftPlan::work_bytes(const FftShape& shape, Precision precision) {
   ScopedHandle probe;
-  std::size_t bytes = 0;
-  with_layout(shape, precision, [&](int rank, long long* n, cufftType type, std::size_t* work) {
-    const cufftResult r = cufftGetSizeMany64(probe.handle, rank, n, nullptr, 1, 0, nullptr, 1,
-                                             0, type, shape.batch, work);
-    bytes = *work;
-    return r;
-  });
-  return bytes;
+  long long n[2] = {shape.padded, shape.padded};
+  std::size_t work = 0;
+  PSFSIM_CUDA_CHECK(cufftGetSizeMany64(probe.handle, shape.rank, n, nullptr, 1, 0, nullptr, 1, 0,
+                                       transform_type(precision, shape.input), shape.batch,
+                                       &work));
+  return work;
 }
 
 }  // namespace psfsim::cuda

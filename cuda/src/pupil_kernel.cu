@@ -89,7 +89,7 @@ template <typename Real>
 __device__ PaddedRow<Real> row_of(const PupilShape& s, DeviceComplex<Real>* pupil, int frame,
                                   int r) {
   const long long padded = s.padded;
-  return {pupil + (static_cast<long long>(frame) * s.frame_rows + s.row_origin + r) * padded +
+  return {pupil + (static_cast<long long>(frame) * s.rows.rows + s.rows.origin + r) * padded +
               s.offset,
           s.shift_waves[s.offset + r],
           s.shift_waves + s.offset};

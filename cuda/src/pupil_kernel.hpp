@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include "device_complex.hpp"
+#include "pupil_rows.hpp"
 #include "psfsim/pupil_math.hpp"  // PSFSIM_HD
 
 namespace psfsim::cuda {
@@ -40,10 +41,7 @@ struct PupilShape {
   const double* coordinate = nullptr;   // device: coordinate(i, N, grid) for i in [0, N)
   const double* shift_waves = nullptr;  // device: shift_waves(n, M) for n in [0, M)
   PupilMaps maps;
-  // The transform's input layout (SpectrumTransform's PupilRows): rows of M values per
-  // frame, and the row the pupil's first row goes to.
-  int frame_rows = 0;
-  int row_origin = 0;
+  PupilRows rows;  // the transform's input layout
 };
 
 // Per frame, (degree+1)^2 doubles of the plain table, then as many of the rho table when
@@ -88,7 +86,7 @@ struct PupilTiling {
   }
 };
 
-// Writes only the N x N window of each frame's frame_rows x M input: the zero padding around
+// Writes only the N x N window of each frame's rows.rows x M input: the zero padding around
 // it is written once when the buffer is allocated and nothing else writes this buffer (the
 // FFT runs out of place). `inline_tables` null: the tables are read from phase.coefficients.
 template <typename Real>

@@ -3,18 +3,12 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
-#include <type_traits>
 #include <vector>
 
-#include "column_pass_kernel.hpp"
 #include "cuda_check.hpp"
 
 namespace psfsim::cuda {
 namespace {
-
-template <typename Real>
-constexpr Precision precision_of = std::is_same_v<Real, float> ? Precision::single
-                                                                 : Precision::double_;
 
 }  // namespace
 
@@ -26,10 +20,7 @@ PupilRows PupilRows::choose(int samples, int padded, int offset, bool allow_spli
 template <typename Real>
 SpectrumTransform<Real>::SpectrumTransform(int samples, int padded, int offset, long long batch,
                                            bool allow_split, cudaStream_t stream)
-    : samples_(samples),
-      padded_(padded),
-      offset_(offset),
-      batch_(batch),
+    : pass_{samples, padded, offset, static_cast<int>(batch)},
       stream_(stream),
       rows_(PupilRows::choose(samples, padded, offset, allow_split)) {
   if (!rows_.split) {
@@ -39,7 +30,7 @@ SpectrumTransform<Real>::SpectrumTransform(int samples, int padded, int offset, 
   plan_ = std::make_unique<FftPlan>(FftShape{padded, batch * samples, 1}, precision_of<Real>,
                                     stream);
   row_spectra_ = DeviceBuffer<Complex>(static_cast<std::size_t>(batch) * pupil_elements());
-  // exp(-2 pi i j / M), each from the exact fraction of a turn.
+  // exp(-2 pi i j / M), in double, rounded once to Real.
   std::vector<Complex> twiddles(static_cast<std::size_t>(padded));
   for (int j = 0; j < padded; ++j) {
     const double angle = -2.0 * std::numbers::pi * j / padded;
@@ -53,24 +44,24 @@ SpectrumTransform<Real>::SpectrumTransform(int samples, int padded, int offset, 
 }
 
 template <typename Real>
-void SpectrumTransform<Real>::forward(const Complex* pupil, Complex* spectrum) const {
-  if (!rows_.split) {
-    plan_->forward(pupil, spectrum);
-    return;
-  }
+template <typename Out>
+void SpectrumTransform<Real>::two_passes(const Complex* pupil, Out* out) const {
   plan_->forward(pupil, row_spectra_.data());
-  launch_column_pass<Real>(row_spectra_.data(), twiddles_.data(),
-                           {samples_, padded_, offset_, static_cast<int>(batch_)}, spectrum,
-                           stream_);
+  launch_column_pass<Real>(row_spectra_.data(), twiddles_.data(), pass_, out, stream_);
+}
+
+template <typename Real>
+void SpectrumTransform<Real>::forward(const Complex* pupil, Complex* spectrum) const {
+  if (rows_.split)
+    two_passes(pupil, spectrum);
+  else
+    plan_->forward(pupil, spectrum);
 }
 
 template <typename Real>
 void SpectrumTransform<Real>::forward_intensity(const Complex* pupil, Real* intensity) const {
   if (!rows_.split) throw std::logic_error("spectrum transform: intensity from a 2D plan");
-  plan_->forward(pupil, row_spectra_.data());
-  launch_column_pass_intensity<Real>(row_spectra_.data(), twiddles_.data(),
-                                     {samples_, padded_, offset_, static_cast<int>(batch_)},
-                                     intensity, stream_);
+  two_passes(pupil, intensity);
 }
 
 template <typename Real>

@@ -10,20 +10,13 @@
 #include <cstddef>
 #include <memory>
 
+#include "column_pass_kernel.hpp"
 #include "device_complex.hpp"
 #include "device_memory.hpp"
 #include "fft_plan.hpp"
+#include "pupil_rows.hpp"
 
 namespace psfsim::cuda {
-
-// Where each frame's pupil rows lie in the transform's input.
-struct PupilRows {
-  bool split = false;  // the two passes above (allow_split false: the 2D plan, to compare)
-  int rows = 0;        // rows per frame: N split, M whole
-  int origin = 0;      // the input row of the pupil's first row: 0 split, the offset whole
-
-  static PupilRows choose(int samples, int padded, int offset, bool allow_split) noexcept;
-};
 
 template <typename Real>
 class SpectrumTransform {
@@ -37,7 +30,7 @@ class SpectrumTransform {
   [[nodiscard]] const PupilRows& rows() const noexcept { return rows_; }
   // Complex values per frame of the input: rows x M.
   [[nodiscard]] std::size_t pupil_elements() const noexcept {
-    return static_cast<std::size_t>(rows_.rows) * padded_;
+    return static_cast<std::size_t>(rows_.rows) * pass_.padded;
   }
   // batch frames of input to batch M x M spectra.
   void forward(const Complex* pupil, Complex* spectrum) const;
@@ -50,10 +43,10 @@ class SpectrumTransform {
                                                  long long batch);
 
  private:
-  int samples_;
-  int padded_;
-  int offset_;
-  long long batch_;
+  template <typename Out>
+  void two_passes(const Complex* pupil, Out* out) const;
+
+  ColumnPass pass_;  // N, M, the pupil's offset and the batch
   cudaStream_t stream_;
   PupilRows rows_;
   std::unique_ptr<FftPlan> plan_;  // 2D, or the row pass

@@ -9,7 +9,6 @@
 #include <numbers>
 #include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "../test_support.hpp"
@@ -103,7 +102,7 @@ std::vector<double> squared_modulus(const std::vector<double>& interleaved) {
 
 template <typename Real>
 void expect_split_equals_2d(int n, int m, int batch) {
-  const Precision p = std::is_same_v<Real, float> ? Precision::single : Precision::double_;
+  const Precision p = precision_of<Real>;
   SCOPED_TRACE("N=" + std::to_string(n) + " M=" + std::to_string(m) + " " +
                std::string(to_string(p)));
   const int offset = (m - n) / 2;

@@ -100,25 +100,25 @@ PSFSIM_HD double radial_mtf(const Modulus& modulus, double radius) {
   return sum / n / dc;
 }
 
+// A frequency index wrapped to [0, M).
+PSFSIM_HD inline int wrapped(int k, int padded) {
+  k %= padded;
+  return k < 0 ? k + padded : k;
+}
+
 // |OTF| at (ky, kx) of an M x M transform stored row-major, both wrapped to [0, M).
 PSFSIM_HD inline long long wrapped_index(int ky, int kx, int padded) {
-  ky %= padded;
-  kx %= padded;
-  if (ky < 0) ky += padded;
-  if (kx < 0) kx += padded;
-  return static_cast<long long>(ky) * padded + kx;
+  return static_cast<long long>(wrapped(ky, padded)) * padded + wrapped(kx, padded);
 }
 
 // The same for the transform of a real M x M plane stored as its non-redundant half,
 // M x (M/2 + 1) row-major: a frequency in the other half is read at (-ky, -kx), whose value
 // is the conjugate, of the same modulus.
 PSFSIM_HD inline long long half_plane_index(int ky, int kx, int padded) {
-  ky %= padded;
-  kx %= padded;
-  if (ky < 0) ky += padded;
-  if (kx < 0) kx += padded;
+  ky = wrapped(ky, padded);
+  kx = wrapped(kx, padded);
   if (kx > padded / 2) {
-    ky = (padded - ky) % padded;
+    ky = wrapped(-ky, padded);
     kx = padded - kx;
   }
   return static_cast<long long>(ky) * (padded / 2 + 1) + kx;
