@@ -121,6 +121,7 @@ h = check_common("band", h5, out)
 check(h["NWAVES"] == 5, f"band: NWAVES {h.get('NWAVES')}")
 check(h["DET_SAMP"] == 3, f"band: DET_SAMP {h.get('DET_SAMP')}")
 check(h.get("BUNIT") == "electron", f"band: BUNIT {h.get('BUNIT')!r}")
+check(h.get("NORMALIZ") == "photons", f"band: NORMALIZ {h.get('NORMALIZ')!r} beside BUNIT")
 
 # A lambda/D run: no physical scale, so no PIXELSCL, WAVELEN or DIFFLMT; PIXSCLLD instead.
 h5, out = run_and_export("lod", "--samples", "64", "--pad-factor", "2.5", "--crop", "40",

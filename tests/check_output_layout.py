@@ -90,6 +90,17 @@ with run("physical", "--samples", "32", "--wavelength", "2um", "--diameter", "6.
 with run("lod", "--samples", "16") as f:
     check("coordinates" not in f["psf"].attrs, "a lambda/D run names physical coordinates")
 
+# A photon run's frames are photo-electrons scaled to the count: `normalization` says so on
+# /psf and on /metrics, whatever --normalize says.
+with run("photons", "--samples", "16", "--photons", "1e4", "--normalize", "sum",
+         "--metrics", "strehl") as f:
+    for path in ("psf", "metrics"):
+        a = f[path].attrs
+        check(a.get("normalization") == "photons",
+              f"photons: /{path} normalization {a.get('normalization')!r}")
+    check(f["psf"].attrs.get("units") == "photo-electrons",
+          f"photons: /psf units {f['psf'].attrs.get('units')!r}")
+
 # The effective config written into a file reads back as a config that reproduces it.
 with run("again", "--samples", "48", "--grid", "linspace", "--obscuration", "0.25",
          "--zernike", "6,0.2", "--precision", "double") as f:

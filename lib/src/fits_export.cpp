@@ -236,7 +236,8 @@ void write_psf_keywords(Header& h, hid_t psf, hid_t root, const FitsExportReques
   if (const auto units = read_text(psf, "units"); units && *units == "photo-electrons")
     h.text("BUNIT", "electron", "photo-electrons per pixel");
   if (const auto v = read_text(psf, "normalization"))
-    h.text("NORMALIZ", *v, "psfsim --normalize: peak, sum or none");
+    h.text("NORMALIZ", *v, *v == "photons" ? "scaled to --photons, then noise (BUNIT)"
+                                           : "psfsim --normalize: peak, sum or none");
   if (const auto v = read_number(psf, "samples"))
     h.integer("SAMPLES", static_cast<long long>(*v), "pupil samples across the diameter (N)");
   if (const auto v = read_number(psf, "padded_size"))
