@@ -65,6 +65,11 @@ add_test(NAME scripts_plot_metrics
                  ${_scripts_work}/metrics.png)
 set_tests_properties(scripts_plot_metrics PROPERTIES FIXTURES_REQUIRED scripts_metrics_file)
 
+add_test(NAME scripts_quiet
+         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_quiet.py $<TARGET_FILE:psfsim>
+                 ${_scripts_work}/quiet)
+set_tests_properties(scripts_quiet PROPERTIES FIXTURES_REQUIRED scripts_workdir)
+
 add_test(NAME scripts_plot_errors
          COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot_errors.py
                  ${_scripts_root}/docs/plot_psf.py ${_scripts_root}/docs/plot_sweep.py
@@ -74,5 +79,5 @@ set_tests_properties(scripts_plot_errors PROPERTIES FIXTURES_REQUIRED scripts_wo
 set_tests_properties(
   scripts_workdir scripts_make_run_file scripts_make_sweep_file scripts_sweep_file_layout
   scripts_plot_psf scripts_plot_psf_one_frame scripts_plot_sweep scripts_plot_errors
-  scripts_make_metrics_file scripts_plot_metrics
+  scripts_make_metrics_file scripts_plot_metrics scripts_quiet
   PROPERTIES LABELS scripts TIMEOUT 120 ENVIRONMENT MPLBACKEND=Agg)
