@@ -1,7 +1,8 @@
 # Tests of the plotting scripts (docs/plot_psf.py, plot_sweep.py, plot_metrics.py), of the
-# sweep file layout and of --quiet. Included from tests/CMakeLists.txt when PSFSIM_PYTHON
-# imports NumPy and h5py; the plot tests also need matplotlib, and fail (not skip) without it:
-# it is a Debian dependency.
+# sweep file layout, of docs/output.md's Python examples and of --quiet. Included from
+# tests/CMakeLists.txt when PSFSIM_PYTHON imports NumPy and h5py; the plot tests also need
+# matplotlib, and the examples xarray and h5netcdf, and fail (not skip) without them: they are
+# Debian dependencies (.ci/install-deps).
 #
 # Fixtures order them under ctest -j: the files are made once, then checked and plotted.
 set(_scripts_root ${CMAKE_CURRENT_LIST_DIR}/..)
@@ -120,6 +121,13 @@ add_test(NAME scripts_plot_metrics_one_panel
 set_tests_properties(scripts_plot_metrics_one_panel PROPERTIES
   FIXTURES_REQUIRED scripts_strehl_file)
 
+# docs/output.md's Python examples, run as written on files psfsim makes (xarray included).
+add_test(NAME scripts_doc_examples
+         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_doc_examples.py
+                 $<TARGET_FILE:psfsim> ${_scripts_root}/docs/output.md
+                 ${_scripts_work}/doc_examples)
+set_tests_properties(scripts_doc_examples PROPERTIES FIXTURES_REQUIRED scripts_workdir)
+
 add_test(NAME scripts_quiet
          COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_quiet.py $<TARGET_FILE:psfsim>
                  ${_scripts_work}/quiet)
@@ -137,5 +145,5 @@ set_tests_properties(
   scripts_make_metrics_file scripts_plot_metrics scripts_make_terms_file
   scripts_make_photons_file scripts_make_vary_metrics_file scripts_make_strehl_file
   scripts_plot_psf_terms scripts_plot_psf_photons scripts_plot_metrics_vary
-  scripts_plot_metrics_one_panel scripts_quiet
+  scripts_plot_metrics_one_panel scripts_doc_examples scripts_quiet
   PROPERTIES LABELS scripts TIMEOUT 120 ENVIRONMENT MPLBACKEND=Agg)
