@@ -215,7 +215,7 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   }
   const std::vector<double> totals = world.gather(median(log.total));
   const std::vector<double> threads = world.gather(log.threads);
-  if (world.rank() == 0)
+  if (world.rank() == 0 && !work.user.quiet)
     print_summary(work.user, *work.run, log, world.size(), totals, threads, join_seconds);
 }
 

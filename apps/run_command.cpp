@@ -62,7 +62,7 @@ void execute_run(RunSpec spec, const std::string& command_line) {
       file, [&progress](std::size_t done, std::size_t) { progress.update(done); });
   progress.finish();
   remove_other_rank_files(run->spec().output, 0);  // an earlier mpirun's, now replaced
-  print_summary(*run, log);
+  if (!quiet) print_summary(*run, log);  // --quiet: errors and warnings only (docs/cli.md)
   // The file is committed and main() ends the process next: a million frames' terms and the
   // device's buffers are the kernel's to free, sparing 0.05 s of destructors (H200 machine).
   (void)run.release();

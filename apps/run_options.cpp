@@ -64,7 +64,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "readers of lz4 and zstd files need the same plugin")
       ->type_name("NAME[:LEVEL]")
       ->capture_default_str();
-  run.add_flag("--quiet", o.quiet, "No progress bar");
+  run.add_flag("--quiet", o.quiet, "No progress bar and no table: errors and warnings only");
 }
 
 RunSpec to_run_spec(const RunOptions& o) {

@@ -43,3 +43,34 @@ def text(value):
     if isinstance(value, bytes):
         value = value.decode(errors="replace")
     return str(value).rstrip("\x00").strip()
+
+
+def wrap_to_width(artist, width, renderer):
+    """Breaks a text artist's lines at spaces so that none is wider than `width` display
+    pixels (a word wider than that keeps a line of its own)."""
+    lines = []
+    for paragraph in artist.get_text().split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}" if line else word
+            artist.set_text(candidate)
+            if line and artist.get_window_extent(renderer).width > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    artist.set_text("\n".join(lines))
+
+
+def fit_titles(fig, suptitle=None):
+    """Wraps each axes' title to its axes' width and the figure's title to the figure's, as
+    laid out, so that no title runs past its axes or is cut off at the figure's edge; the
+    layout that saving runs then makes room for the extra lines."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        if ax.get_visible() and ax.get_title():
+            wrap_to_width(ax.title, ax.get_window_extent(renderer).width, renderer)
+    if suptitle is not None:
+        wrap_to_width(suptitle, 0.96 * fig.bbox.width, renderer)

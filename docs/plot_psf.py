@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plot PSF frames from a psfsim HDF5 file: each frame on a log10 scale with axes in lambda/D,
-its phase terms in the title, and its azimuthally averaged radial profile beside it.
+its phase terms in the title, and its azimuthally averaged radial profile beside it. A photon
+run's frames (--photons) are drawn in photo-electrons.
 
   /usr/bin/python3 docs/plot_psf.py out.h5                  # up to 4 frames -> out.png
   /usr/bin/python3 docs/plot_psf.py out.h5 --frame 0 -o psf0.png
@@ -11,7 +12,7 @@ import os
 import re
 import sys
 
-from plot_common import PROG, fail, open_dataset_file, text  # beside this script
+from plot_common import PROG, fail, fit_titles, open_dataset_file, text  # beside this script
 
 import h5py  # noqa: E402  (plot_common has checked that these import)
 import numpy as np  # noqa: E402
@@ -43,13 +44,14 @@ def parse_args():
 
 
 def term_key(name):
-    """Zernike terms by Noll index, then Seidel terms by (l, m), then anything else."""
-    m = re.fullmatch(r"Z(\d+)", name)
-    if m:
-        return (0, int(m.group(1)), 0, name)
+    """psfsim's order of terms, as in the FITS table: Seidel terms by (l, m), then Zernike
+    terms by Noll index, then anything else."""
     m = re.fullmatch(r"S(\d+)_(\d+)", name)
     if m:
-        return (1, int(m.group(1)), int(m.group(2)), name)
+        return (0, int(m.group(1)), int(m.group(2)), name)
+    m = re.fullmatch(r"Z(\d+)", name)
+    if m:
+        return (1, int(m.group(1)), 0, name)
     return (2, 0, 0, name)
 
 
@@ -121,12 +123,21 @@ def main():
         else:
             unit = r"$\lambda/D$"
         normalization = text(attrs.get("normalization", "?"))
+        # A photon run's frames are counts, whatever normalization an older file records.
+        photons = text(attrs.get("units", "")) == "photo-electrons"
         data = [np.asarray(read(i), dtype=np.float64) for i in frames]
         params = read_parameters(f, frames)
         header = ", ".join(
             f"{key} {text(attrs[key])}" for key in ("samples", "padded_size", "precision",
-                                                      "backend", "normalization")
+                                                      "backend")
             if key in attrs)
+        if photons:
+            header += f", {float(attrs.get('photons', np.nan)):g} photo-electrons"
+            for key, name in (("background", "background"), ("read_noise", "read noise")):
+                if float(attrs.get(key, 0)) > 0:
+                    header += f", {name} {float(attrs[key]):g} e-"
+        else:
+            header += f", normalization {normalization}"
 
     # One colour scale for all rows, so that frames of a series compare directly
     vmax = max(float(np.max(d)) for d in data)
@@ -153,7 +164,8 @@ def main():
             ax_img.set_xlim(-args.extent, args.extent)
             ax_img.set_ylim(-args.extent, args.extent)
         cbar = fig.colorbar(img, ax=ax_img, fraction=0.046, pad=0.02)
-        cbar.set_label(f"log10 intensity ({normalization})")
+        cbar.set_label("log10 photo-electrons per pixel" if photons
+                       else f"log10 intensity (normalization {normalization})")
         ax_img.set_xlabel(f"x [{unit}]")
         ax_img.set_ylabel(f"y [{unit}]")
         terms = " ".join(f"{name}={values[row]:g}" for name, values in params.items())
@@ -165,12 +177,17 @@ def main():
         r_shown = radius[-1] * scale
         ax_prof.set_xlim(0, min(r_shown, args.extent) if args.extent else r_shown)
         ax_prof.set_xlabel(f"radius [{unit}]")
-        ax_prof.set_ylabel("azimuthal mean intensity")
+        ax_prof.set_ylabel("azimuthal mean [e-/pixel]" if photons
+                           else "azimuthal mean intensity")
         ax_prof.grid(True, which="major", alpha=0.3)
-        peak = f"peak {frame.max():.4g}" + (" (Strehl)" if normalization == "peak" else "")
+        if photons:
+            peak = f"brightest pixel {frame.max():.4g} e-"
+        else:
+            peak = f"peak {frame.max():.4g}" + (" (Strehl)" if normalization == "peak" else "")
         ax_prof.set_title(f"frame {i}: radial profile, {peak}", fontsize=10)
 
-    fig.suptitle(f"{os.path.basename(args.file)}: {header}", fontsize=11)
+    title = fig.suptitle(f"{os.path.basename(args.file)}: {header}", fontsize=11)
+    fit_titles(fig, title)
     out = args.output or os.path.splitext(args.file)[0] + ".png"
     try:
         fig.savefig(out, dpi=args.dpi)

@@ -10,7 +10,7 @@ import argparse
 import math
 import os
 
-from plot_common import PROG, fail, open_dataset_file, text  # beside this script
+from plot_common import PROG, fail, fit_titles, open_dataset_file, text  # beside this script
 
 import numpy as np  # noqa: E402  (plot_common has checked that these import)
 import matplotlib.pyplot as plt  # noqa: E402
@@ -239,7 +239,7 @@ def main():
     extra = [info[k] for k in ("device", "psfsim_version", "created_utc") if k in info]
     if extra:
         suptitle += " (" + ", ".join(extra) + ")"
-    fig.suptitle(suptitle, fontsize=11)
+    fit_titles(fig, fig.suptitle(suptitle, fontsize=11))
     out = args.output or os.path.splitext(args.file)[0] + ".png"
     try:
         fig.savefig(out, dpi=args.dpi)

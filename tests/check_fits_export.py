@@ -80,7 +80,11 @@ def check_common(name, h5, out):
         # PARAMETERS: one row per frame, one column per /parameters dataset, its unit.
         table = hdul["PARAMETERS"]
         p = f["parameters"]
-        check(sorted(table.columns.names) == sorted(p.keys()),
+        # psfsim's order of terms, not HDF5's name order: Seidel (l, m), then Zernike j.
+        def key(term):
+            t = p[term].attrs
+            return (0, t["l"], t["m"]) if t["kind"] == "seidel" else (1, t["j"], 0)
+        check(table.columns.names == sorted(p.keys(), key=key),
               f"{name}: PARAMETERS columns {table.columns.names}, /parameters {list(p.keys())}")
         check(table.header["NAXIS2"] == psf.shape[0], f"{name}: PARAMETERS rows")
         for column in table.columns:
@@ -121,11 +125,17 @@ h = check_common("band", h5, out)
 check(h["NWAVES"] == 5, f"band: NWAVES {h.get('NWAVES')}")
 check(h["DET_SAMP"] == 3, f"band: DET_SAMP {h.get('DET_SAMP')}")
 check(h.get("BUNIT") == "electron", f"band: BUNIT {h.get('BUNIT')!r}")
+check(h.get("NORMALIZ") == "photons", f"band: NORMALIZ {h.get('NORMALIZ')!r} beside BUNIT")
 
 # A lambda/D run: no physical scale, so no PIXELSCL, WAVELEN or DIFFLMT; PIXSCLLD instead.
 h5, out = run_and_export("lod", "--samples", "64", "--pad-factor", "2.5", "--crop", "40",
-                         "--random", "4-11,0.05,4,1", "--seidel", "2,1,0.25")
+                         "--random", "4-11,0.05,4,1", "--seidel", "2,1,0.25",
+                         "--seidel", "1,1,0.1")
 h = check_common("lod", h5, out)
+with fits.open(out) as hdul:
+    names = hdul["PARAMETERS"].columns.names
+    want = ["S1_1", "S2_1"] + [f"Z{j}" for j in range(4, 12)]
+    check(names == want, f"lod: PARAMETERS columns {names}, want {want}")
 for key in ("PIXELSCL", "WAVELEN", "DIFFLMT", "DIAM"):
     check(key not in h, f"lod: {key} without physical units")
 check(close(h["PIXSCLLD"], 0.4), f"lod: PIXSCLLD {h.get('PIXSCLLD')}")

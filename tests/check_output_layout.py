@@ -65,6 +65,42 @@ with run("crop", "--samples", "64", "--crop", "33") as f:
     centre = f["psf"][0, 16, 16]
     check(abs(centre - 1) < 1e-6, f"peak normalization centre {centre}")
 
+# Physical units: one dimension scale per axis of /psf (netCDF readers such as xarray take the
+# axis's name from it), the arcsec and um centres as coordinates along /y and /x.
+with run("physical", "--samples", "32", "--wavelength", "2um", "--diameter", "6.5m",
+         "--fnumber", "20", "--pixel-pitch", "18um", "--crop", "16") as f:
+    psf = f["psf"]
+    scales = [[s.name for s in psf.dims[axis].values()] for axis in range(3)]
+    check(scales == [["/frame"], ["/y"], ["/x"]], f"physical: /psf dimension scales {scales}")
+    check(psf.attrs.get("coordinates") == "y_arcsec x_arcsec y_um x_um",
+          f"physical: /psf coordinates {psf.attrs.get('coordinates')!r}")
+    lod = psf.attrs["pixel_scale_lambda_over_d"]
+    for name, axis, per in (("y_arcsec", "/y", psf.attrs["pixel_scale_arcsec"] / lod),
+                            ("x_arcsec", "/x", psf.attrs["pixel_scale_arcsec"] / lod),
+                            ("y_um", "/y", psf.attrs["pixel_pitch_m"] * 1e6 / lod),
+                            ("x_um", "/x", psf.attrs["pixel_pitch_m"] * 1e6 / lod)):
+        c = f[name]
+        along = [s.name for s in c.dims[0].values()]
+        check(along == [axis], f"physical: /{name} lies along {along}, want [{axis!r}]")
+        check(c.attrs.get("CLASS") is None, f"physical: /{name} is a dimension scale")
+        check(np.allclose(c[()], f[axis][()] * per, rtol=1e-12, atol=0),
+              f"physical: /{name} is not {axis} in {c.attrs.get('units')}")
+    check(f["x_arcsec"].attrs["units"] == "arcsec" and f["x_um"].attrs["units"] == "um",
+          "physical: units of the coordinates")
+with run("lod", "--samples", "16") as f:
+    check("coordinates" not in f["psf"].attrs, "a lambda/D run names physical coordinates")
+
+# A photon run's frames are photo-electrons scaled to the count: `normalization` says so on
+# /psf and on /metrics, whatever --normalize says.
+with run("photons", "--samples", "16", "--photons", "1e4", "--normalize", "sum",
+         "--metrics", "strehl") as f:
+    for path in ("psf", "metrics"):
+        a = f[path].attrs
+        check(a.get("normalization") == "photons",
+              f"photons: /{path} normalization {a.get('normalization')!r}")
+    check(f["psf"].attrs.get("units") == "photo-electrons",
+          f"photons: /psf units {f['psf'].attrs.get('units')!r}")
+
 # The effective config written into a file reads back as a config that reproduces it.
 with run("again", "--samples", "48", "--grid", "linspace", "--obscuration", "0.25",
          "--zernike", "6,0.2", "--precision", "double") as f:

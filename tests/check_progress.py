@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The progress line: drawn on stderr when it is a terminal and the run lasts over a second,
-silenced by --quiet, absent when stderr is a file. Each run gets a fresh pseudo-terminal from
-Python's os.openpty, and only that run's output is read, so no check can see another run's
-output. Usage: check_progress.py PSFSIM WORKDIR"""
+silenced by --quiet (with the summary), absent when stderr is a file. Each run gets a fresh
+pseudo-terminal from Python's os.openpty, and only that run's output is read, so no check can
+see another run's output. Usage: check_progress.py PSFSIM WORKDIR"""
 import os
 import subprocess
 import sys
@@ -54,8 +54,8 @@ if "psfsim: wrote" not in shown or any("psfsim: wrote" in l for l in lines):
 quiet = on_terminal(["--quiet"])
 if "PSFs/s  " in quiet or "left" in quiet:
     failures.append("--quiet still draws the progress line:\n" + quiet[-400:])
-if "psfsim: wrote" not in quiet:
-    failures.append("--quiet run printed no summary:\n" + quiet[-400:])
+if "psfsim: wrote" in quiet or "median [us]" in quiet:
+    failures.append("--quiet still prints the summary (docs/cli.md):\n" + quiet[-400:])
 piped = subprocess.run(args, capture_output=True, text=True, check=True)
 if piped.stderr:
     failures.append(f"stderr not a terminal, yet it got: {piped.stderr[:200]!r}")

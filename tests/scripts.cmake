@@ -1,7 +1,8 @@
-# Tests of the plotting scripts (docs/plot_psf.py, plot_sweep.py, plot_metrics.py) and of the
-# sweep file layout. Included from tests/CMakeLists.txt when PSFSIM_PYTHON imports NumPy and
-# h5py; the plot tests also need matplotlib, and fail (not skip) without it: it is a Debian
-# dependency.
+# Tests of the plotting scripts (docs/plot_psf.py, plot_sweep.py, plot_metrics.py), of the
+# sweep file layout, of docs/output.md's Python examples and of --quiet. Included from
+# tests/CMakeLists.txt when PSFSIM_PYTHON imports NumPy and h5py; the plot tests also need
+# matplotlib, and the examples xarray and h5netcdf, and fail (not skip) without them: they are
+# Debian dependencies (.ci/install-deps).
 #
 # Fixtures order them under ctest -j: the files are made once, then checked and plotted.
 set(_scripts_root ${CMAKE_CURRENT_LIST_DIR}/..)
@@ -28,6 +29,33 @@ add_test(NAME scripts_make_metrics_file
 set_tests_properties(scripts_make_metrics_file PROPERTIES
   FIXTURES_REQUIRED scripts_workdir FIXTURES_SETUP scripts_metrics_file)
 
+# Eight Zernike terms and a Seidel term a frame: the longest titles plot_psf.py writes.
+add_test(NAME scripts_make_terms_file
+         COMMAND $<TARGET_FILE:psfsim> run --samples 32 --random 4-11,0.05,2,1
+                 --seidel 2,1,0.123456 --backend cpu --quiet --force -o ${_scripts_work}/terms.h5)
+set_tests_properties(scripts_make_terms_file PROPERTIES
+  FIXTURES_REQUIRED scripts_workdir FIXTURES_SETUP scripts_terms_file)
+
+add_test(NAME scripts_make_photons_file
+         COMMAND $<TARGET_FILE:psfsim> run --samples 32 --crop 32 --photons 1e5 --read-noise 3
+                 --backend cpu --quiet --force -o ${_scripts_work}/photons.h5)
+set_tests_properties(scripts_make_photons_file PROPERTIES
+  FIXTURES_REQUIRED scripts_workdir FIXTURES_SETUP scripts_photons_file)
+
+# A deterministic series with metrics (as configs/elt-like.toml), in four panels, and a Monte
+# Carlo of one metric, in one: the narrowest figures plot_metrics.py draws.
+add_test(NAME scripts_make_vary_metrics_file
+         COMMAND $<TARGET_FILE:psfsim> run --samples 32 --vary Z4,-0.3,0.3,5
+                 --metrics strehl,fwhm,ee,mtf --backend cpu --quiet --force
+                 -o ${_scripts_work}/vary_metrics.h5)
+set_tests_properties(scripts_make_vary_metrics_file PROPERTIES
+  FIXTURES_REQUIRED scripts_workdir FIXTURES_SETUP scripts_vary_metrics_file)
+add_test(NAME scripts_make_strehl_file
+         COMMAND $<TARGET_FILE:psfsim> run --samples 32 --random 4-8,0.05,20,1 --metrics strehl
+                 --store metrics --backend cpu --quiet --force -o ${_scripts_work}/strehl.h5)
+set_tests_properties(scripts_make_strehl_file PROPERTIES
+  FIXTURES_REQUIRED scripts_workdir FIXTURES_SETUP scripts_strehl_file)
+
 add_test(NAME scripts_make_sweep_file
          COMMAND $<TARGET_FILE:psfsim> sweep --sizes ${_sweep_sizes} --backends cpu
                  --precisions single --repeat ${_sweep_repeats} --batch ${_sweep_batches}
@@ -53,6 +81,19 @@ add_test(NAME scripts_plot_psf_one_frame
                  ${_scripts_work}/focus_frame1.png --frame 1)
 set_tests_properties(scripts_plot_psf_one_frame PROPERTIES FIXTURES_REQUIRED scripts_run_file)
 
+add_test(NAME scripts_plot_psf_terms
+         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py --expect Z11=
+                 ${_scripts_root}/docs/plot_psf.py ${_scripts_work}/terms.h5
+                 ${_scripts_work}/terms.png)
+set_tests_properties(scripts_plot_psf_terms PROPERTIES FIXTURES_REQUIRED scripts_terms_file)
+
+add_test(NAME scripts_plot_psf_photons
+         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py
+                 --expect photo-electrons --reject Strehl --reject normalization
+                 ${_scripts_root}/docs/plot_psf.py ${_scripts_work}/photons.h5
+                 ${_scripts_work}/photons.png)
+set_tests_properties(scripts_plot_psf_photons PROPERTIES FIXTURES_REQUIRED scripts_photons_file)
+
 add_test(NAME scripts_plot_sweep
          COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py
                  ${_scripts_root}/docs/plot_sweep.py ${_scripts_work}/sweep.h5
@@ -60,10 +101,37 @@ add_test(NAME scripts_plot_sweep
 set_tests_properties(scripts_plot_sweep PROPERTIES FIXTURES_REQUIRED scripts_sweep_file)
 
 add_test(NAME scripts_plot_metrics
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py
+         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py --reject against
                  ${_scripts_root}/docs/plot_metrics.py ${_scripts_work}/metrics.h5
                  ${_scripts_work}/metrics.png)
 set_tests_properties(scripts_plot_metrics PROPERTIES FIXTURES_REQUIRED scripts_metrics_file)
+
+add_test(NAME scripts_plot_metrics_vary
+         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py --expect "strehl against Z4"
+                 --expect "fwhm against Z4" --reject median
+                 ${_scripts_root}/docs/plot_metrics.py ${_scripts_work}/vary_metrics.h5
+                 ${_scripts_work}/vary_metrics.png)
+set_tests_properties(scripts_plot_metrics_vary PROPERTIES
+  FIXTURES_REQUIRED scripts_vary_metrics_file)
+
+add_test(NAME scripts_plot_metrics_one_panel
+         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py --expect median
+                 ${_scripts_root}/docs/plot_metrics.py ${_scripts_work}/strehl.h5
+                 ${_scripts_work}/strehl.png)
+set_tests_properties(scripts_plot_metrics_one_panel PROPERTIES
+  FIXTURES_REQUIRED scripts_strehl_file)
+
+# docs/output.md's Python examples, run as written on files psfsim makes (xarray included).
+add_test(NAME scripts_doc_examples
+         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_doc_examples.py
+                 $<TARGET_FILE:psfsim> ${_scripts_root}/docs/output.md
+                 ${_scripts_work}/doc_examples)
+set_tests_properties(scripts_doc_examples PROPERTIES FIXTURES_REQUIRED scripts_workdir)
+
+add_test(NAME scripts_quiet
+         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_quiet.py $<TARGET_FILE:psfsim>
+                 ${_scripts_work}/quiet)
+set_tests_properties(scripts_quiet PROPERTIES FIXTURES_REQUIRED scripts_workdir)
 
 add_test(NAME scripts_plot_errors
          COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot_errors.py
@@ -74,5 +142,8 @@ set_tests_properties(scripts_plot_errors PROPERTIES FIXTURES_REQUIRED scripts_wo
 set_tests_properties(
   scripts_workdir scripts_make_run_file scripts_make_sweep_file scripts_sweep_file_layout
   scripts_plot_psf scripts_plot_psf_one_frame scripts_plot_sweep scripts_plot_errors
-  scripts_make_metrics_file scripts_plot_metrics
+  scripts_make_metrics_file scripts_plot_metrics scripts_make_terms_file
+  scripts_make_photons_file scripts_make_vary_metrics_file scripts_make_strehl_file
+  scripts_plot_psf_terms scripts_plot_psf_photons scripts_plot_metrics_vary
+  scripts_plot_metrics_one_panel scripts_doc_examples scripts_quiet
   PROPERTIES LABELS scripts TIMEOUT 120 ENVIRONMENT MPLBACKEND=Agg)

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "hdf5_handles.hpp"
@@ -236,7 +237,8 @@ void write_psf_keywords(Header& h, hid_t psf, hid_t root, const FitsExportReques
   if (const auto units = read_text(psf, "units"); units && *units == "photo-electrons")
     h.text("BUNIT", "electron", "photo-electrons per pixel");
   if (const auto v = read_text(psf, "normalization"))
-    h.text("NORMALIZ", *v, "psfsim --normalize: peak, sum or none");
+    h.text("NORMALIZ", *v, *v == "photons" ? "scaled to --photons, then noise (BUNIT)"
+                                           : "psfsim --normalize: peak, sum or none");
   if (const auto v = read_number(psf, "samples"))
     h.integer("SAMPLES", static_cast<long long>(*v), "pupil samples across the diameter (N)");
   if (const auto v = read_number(psf, "padded_size"))
@@ -332,9 +334,20 @@ struct Column {
   std::string name;
   std::string unit;
   std::vector<double> values;
+  // Where the column goes: Seidel terms by (l, m), then Zernike terms by j, as psfsim orders
+  // terms (/parameters' `kind`, `l`, `m`, `j`); anything else after them, by name.
+  std::tuple<int, double, double> order;
 };
 
-// /parameters/<term>, in HDF5's name order; none when the file has no /parameters.
+std::tuple<int, double, double> term_order(hid_t set) {
+  const std::string kind = read_text(set, "kind").value_or("");
+  if (const auto l = read_number(set, "l"); kind == "seidel" && l)
+    return {0, *l, read_number(set, "m").value_or(0.0)};
+  if (const auto j = read_number(set, "j"); kind == "zernike" && j) return {1, *j, 0.0};
+  return {2, 0.0, 0.0};
+}
+
+// /parameters/<term>, in term order; none when the file has no /parameters.
 std::vector<Column> read_parameters(const Input& in, hid_t root, hsize_t frames) {
   std::vector<Column> columns;
   if (H5Lexists(root, "parameters", H5P_DEFAULT) <= 0) return columns;
@@ -360,7 +373,7 @@ std::vector<Column> read_parameters(const Input& in, hid_t root, hsize_t frames)
         static_cast<hsize_t>(H5Sget_simple_extent_npoints(space.get())) != frames)
       in.fail("/parameters/" + name + " does not hold one value per frame of /psf (" +
               std::to_string(frames) + ")");
-    Column c{name, read_text(set.get(), "units").value_or(""), {}};
+    Column c{name, read_text(set.get(), "units").value_or(""), {}, term_order(set.get())};
     c.values.resize(static_cast<std::size_t>(frames));
     if (frames > 0 && H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
                               c.values.data()) < 0) {
@@ -369,6 +382,9 @@ std::vector<Column> read_parameters(const Input& in, hid_t root, hsize_t frames)
     }
     columns.push_back(std::move(c));
   }
+  // HDF5 lists the datasets by name (Z10 before Z4); stable, so equal keys keep that order.
+  std::stable_sort(columns.begin(), columns.end(),
+                   [](const Column& a, const Column& b) { return a.order < b.order; });
   return columns;
 }
 

@@ -118,24 +118,32 @@ void attach_dimension_scales(hid_t root, hid_t psf, std::size_t frames, const Ge
   check(H5DSattach_scale(psf, frame.get(), 0), "attach /frame to /psf");
   check(H5DSattach_scale(psf, y.get(), 1), "attach /y to /psf");
   check(H5DSattach_scale(psf, x.get(), 2), "attach /x to /psf");
-  // The same centres in physical units, as second scales: arcsec on the sky, or um on the
-  // detector, where the options give them.
+  // The same centres in physical units, arcsec on the sky or um on the detector where the
+  // options give them, as coordinates along /y and /x, not as second scales of /psf's axes:
+  // netCDF readers (xarray) take one scale per axis, and a second one renamed the axis. Each
+  // has /y or /x as its own scale, and /psf's `coordinates` (CF) names them.
+  std::string coordinates;
   const auto physical = [&](double per_lambda_over_d, const char* units, const char* suffix) {
     std::vector<double> values(centres);
     for (double& v : values) v *= per_lambda_over_d;
-    for (const char* axis : {"y", "x"}) {
-      const std::string name = std::string(axis) + "_" + suffix;
+    for (const Handle* axis : {&y, &x}) {
+      const bool rows = axis == &y;
+      const std::string name = std::string(rows ? "y" : "x") + "_" + suffix;
       write_vector(root, name, values);
-      const std::string about = std::string("pixel centres of /psf's ") +
-                                (axis[0] == 'y' ? "rows" : "columns") + " from the optical axis";
-      const Handle set = scale(root, name.c_str(), units, about.c_str());
-      check(H5DSattach_scale(psf, set.get(), axis[0] == 'y' ? 1 : 2),
-            "attach /" + name + " to /psf");
+      const Handle set(H5Dopen2(root, name.c_str(), H5P_DEFAULT), H5Dclose, "open /" + name);
+      set_attribute(set.get(), "units", std::string(units));
+      set_attribute(set.get(), "description", std::string("pixel centres of /psf's ") +
+                                                  (rows ? "rows" : "columns") +
+                                                  " from the optical axis");
+      check(H5DSattach_scale(set.get(), axis->get(), 0),
+            std::string("attach /") + (rows ? "y" : "x") + " to /" + name);
+      coordinates += (coordinates.empty() ? "" : " ") + name;
     }
   };
   const double s = g.pixel_scale_lambda_over_d;
   if (g.pixel_scale_arcsec) physical(*g.pixel_scale_arcsec / s, "arcsec", "arcsec");
   if (g.pixel_pitch_m) physical(*g.pixel_pitch_m * 1e6 / s, "um", "um");
+  if (!coordinates.empty()) set_attribute(psf, "coordinates", coordinates);
   check(H5DSset_label(psf, 0, "frame"), "label /psf's axes");
   check(H5DSset_label(psf, 1, "y"), "label /psf's axes");
   check(H5DSset_label(psf, 2, "x"), "label /psf's axes");

@@ -16,7 +16,8 @@ namespace psfsim::h5 {
                                         Precision precision, const Compression& compression);
 
 // /frame (index), /y and /x (pixel centres in lambda/D from the optical axis), attached to
-// the three dimensions of /psf.
+// the three dimensions of /psf; the physical centres (/y_arcsec, /x_um, ...) as coordinates
+// along /y and /x, which /psf's `coordinates` attribute names.
 void attach_dimension_scales(hid_t root, hid_t psf, std::size_t frames, const Geometry& g);
 
 // How /psf's frames lie in the file, for writing them.

@@ -75,7 +75,10 @@ void write_optics_attributes(hid_t psf, const OpticsSpec& o, const Geometry& g, 
 void write_run_attributes(hid_t object, const RunHeader& header, bool frames) {
   const Geometry& g = header.geometry;
   const RunSpec& spec = header.spec;
-  h5::set_attribute(object, "normalization", std::string(to_string(spec.normalization)));
+  // A photon run's frames are scaled to the photon count, whatever --normalize says.
+  h5::set_attribute(object, "normalization", spec.optics.photons
+                                                 ? std::string("photons")
+                                                 : std::string(to_string(spec.normalization)));
   h5::set_attribute(object, "grid", std::string(to_string(spec.grid)));
   h5::set_attribute(object, "samples", static_cast<long long>(g.samples));
   if (g.padded > 0) {  // an MFT run at a pixel scale no integer M gives has no padded size
