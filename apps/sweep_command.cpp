@@ -110,7 +110,8 @@ void print_row(const SweepRow& r) {
 
 void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
   sweep.add_option("-o,--output", o.output, "HDF5 file for the /sweep table")->type_name("FILE");
-  sweep.add_flag("--force", o.force, "Overwrite an existing output file");
+  sweep.add_flag("--force", o.force,
+                 "Replace an existing output that is a regular file or a symbolic link");
   sweep.add_option("--sizes", o.sizes, "Pupil sizes N, comma-separated")
       ->delimiter(',')
       ->type_name("N,...")
