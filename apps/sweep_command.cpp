@@ -110,8 +110,7 @@ void print_row(const SweepRow& r) {
 
 void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
   sweep.add_option("-o,--output", o.output, "HDF5 file for the /sweep table")->type_name("FILE");
-  sweep.add_flag("--force", o.force,
-                 "Replace an existing output that is a regular file or a symbolic link");
+  sweep.add_flag("--force", o.force, "Replace an existing output (a regular file only)");
   sweep.add_option("--sizes", o.sizes, "Pupil sizes N, comma-separated")
       ->delimiter(',')
       ->type_name("N,...")

@@ -131,30 +131,20 @@ TEST(OutputSafety, AFolderOrALinkToOneIsNoFileName) {
   EXPECT_TRUE(fs::is_empty(dir + "/sub"));
 }
 
-// A symbolic link is a name like another: kept without --force; with it the link itself is
-// replaced by the new file, and what it pointed to is never opened, written or removed.
-TEST(OutputSafety, ASymbolicLinkNeedsForceAndOnlyTheLinkIsReplaced) {
+// Not even with --force: what the link leads to is never written, and the link stays.
+TEST(OutputSafety, ASymbolicLinkIsNeverReplaced) {
   const std::string dir = fresh_dir("safety-symlink");
   write_text(dir + "/target.txt", "keep me");
   ASSERT_EQ(::mkfifo((dir + "/fifo").c_str(), 0644), 0);
   fs::create_symlink("target.txt", dir + "/to-file.h5");
   fs::create_symlink("fifo", dir + "/to-fifo.h5");
   fs::create_symlink("nowhere", dir + "/dangling.h5");
-  for (const std::string name : {"to-file.h5", "to-fifo.h5", "dangling.h5"}) {
-    SCOPED_TRACE(name);
-    const std::string link = dir + "/" + name;
-    expect_one_line_error(run_psfsim(small_run + " -o " + link), 2, "--output " + link,
-                          "is a symbolic link (use --force");
-    EXPECT_EQ(entry_type(link), S_IFLNK);
-    const auto forced = run_psfsim(small_run + " --force -o " + link);
-    ASSERT_EQ(forced.exit_code, 0) << forced.stderr_text;
-    EXPECT_EQ(entry_type(link), S_IFREG);
-    EXPECT_TRUE(is_hdf5(link));
-  }
+  for (const std::string name : {"to-file.h5", "to-fifo.h5", "dangling.h5"})
+    expect_never_replaced(dir + "/" + name, "is a symbolic link, which psfsim never replaces");
   EXPECT_EQ(bytes_of(dir + "/target.txt"), "keep me");
   EXPECT_EQ(entry_type(dir + "/fifo"), S_IFIFO);
-  EXPECT_FALSE(fs::exists(dir + "/nowhere"));
-  EXPECT_FALSE(has_partial(dir));
+  EXPECT_EQ(folder_entries(dir), (std::vector<std::string>{"dangling.h5", "fifo", "target.txt",
+                                                           "to-fifo.h5", "to-file.h5"}));
 }
 
 // `export a.h5 --fits a.h5 --force` once made a.h5 a FITS file.
@@ -431,19 +421,29 @@ TEST(OutputSafety, WithForceTheLastWriterWinsAtomically) {
   EXPECT_EQ(folder_entries(dir), std::vector<std::string>{"same.h5"});
 }
 
-TEST(OutputSafety, WithForceAFifoThatAppearedDuringTheRunIsKept) {
+TEST(OutputSafety, WithForceAFifoOrLinkThatAppearedDuringTheRunIsKept) {
   const std::string dir = fresh_dir("safety-force-fifo");
   const std::string logs = fresh_dir("safety-force-fifo-logs");
   const std::string out = dir + "/out.h5";
-  const Running run = stopped_mid_run(out, true, logs);
-  ASSERT_GT(run.pid, 0);
-  ASSERT_EQ(::mkfifo(out.c_str(), 0644), 0);
-  EXPECT_EQ(continue_and_wait(run), 3);
-  const std::string err = read_text(run.stderr_path);
-  EXPECT_EQ(err.rfind("psfsim: error: " + out + ": a FIFO took this name during the run", 0), 0u)
-      << err;
-  EXPECT_EQ(entry_type(out), S_IFIFO);
-  EXPECT_EQ(folder_entries(dir), std::vector<std::string>{"out.h5"});
+  write_text(dir + "/target.txt", "keep me");
+  for (const std::string kind : {"a FIFO", "a symbolic link"}) {
+    SCOPED_TRACE(kind);
+    const Running run = stopped_mid_run(out, true, logs);
+    ASSERT_GT(run.pid, 0);
+    if (kind == "a FIFO")
+      ASSERT_EQ(::mkfifo(out.c_str(), 0644), 0);
+    else
+      fs::create_symlink("target.txt", out);
+    const mode_t type = entry_type(out);
+    EXPECT_EQ(continue_and_wait(run), 3);
+    const std::string err = read_text(run.stderr_path);
+    EXPECT_EQ(err.rfind("psfsim: error: " + out + ": " + kind + " took this name during the run",
+                        0), 0u) << err;
+    EXPECT_EQ(entry_type(out), type);
+    EXPECT_EQ(folder_entries(dir), (std::vector<std::string>{"out.h5", "target.txt"}));
+    fs::remove(out);
+  }
+  EXPECT_EQ(bytes_of(dir + "/target.txt"), "keep me");
 }
 
 // The partial stayed in a folder renamed during the run: renamed and removed by path, it was

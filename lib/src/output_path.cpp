@@ -155,14 +155,13 @@ void check_output_path(const fs::path& path, bool force, std::string_view option
          S_ISDIR(followed.st_mode)))
       throw InputError(name + ": is a folder, not a file name");
     check_not_an_input(path, entry, name, inputs);
-    if (!S_ISREG(entry.st_mode) && !S_ISLNK(entry.st_mode))
+    // A link is not replaced either: its target may be anything (/dev/stdout leads to a
+    // terminal or a pipe), and replacing the link changes where it leads for every user.
+    if (!S_ISREG(entry.st_mode))
       throw InputError(name + ": is " + file_kind(entry.st_mode) +
-                       ", which psfsim never replaces (--force replaces only a regular file)");
-    if (!force)
-      throw InputError(name + (S_ISLNK(entry.st_mode)
-                                   ? ": is a symbolic link (use --force to replace the link; "
-                                     "what it points to is never written)"
-                                   : ": file exists (use --force to overwrite)"));
+                       ", which psfsim never replaces (--force replaces only a regular file" +
+                       (S_ISLNK(entry.st_mode) ? ": name the file the link points to)" : ")"));
+    if (!force) throw InputError(name + ": file exists (use --force to overwrite)");
   } else if (errno == ENAMETOOLONG) {
     throw InputError(name + ": " + std::strerror(errno));
   }

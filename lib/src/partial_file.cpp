@@ -96,7 +96,7 @@ void PartialFile::put_in_place() {
   } else {
     struct stat entry {};
     if (::fstatat(folder_.fd(), to.c_str(), &entry, AT_SYMLINK_NOFOLLOW) == 0 &&
-        !S_ISREG(entry.st_mode) && !S_ISLNK(entry.st_mode))
+        !S_ISREG(entry.st_mode))
       throw RuntimeFailure(std::string(file_kind(entry.st_mode)) +
                            " took this name during the run and was kept (--force replaces "
                            "only a regular file); this output was removed");

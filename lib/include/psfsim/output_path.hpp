@@ -18,8 +18,8 @@ struct InputFile {
 // Throws InputError, naming `option` and the path, when `path` is no file name (empty,
 // a folder or a symbolic link to one, a name longer than the file system allows), is one of
 // `inputs` (same device and inode, through a symbolic link too), or exists and is not to be
-// replaced: anything but a regular file or a symbolic link is never replaced, and those two
-// only with `force` (the link itself, never what it points to). Throws RuntimeFailure with
+// replaced: only a regular file is ever replaced, and only with `force` (never a symbolic
+// link, a FIFO, a device or a socket). Throws RuntimeFailure with
 // the system's reason when no file can be created in the folder (tried for real, so
 // read-only mounts are caught before any computing). Then removes the stale partial files
 // of that folder (remove_stale_partials). `option` is --output, or --fits for export.
