@@ -4,6 +4,8 @@
 #include <exception>
 #include <future>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "command_line.hpp"
 #include "info_command.hpp"
@@ -43,17 +45,20 @@ int main(int argc, char** argv) {
   }
 
   std::future<void> device_ready;  // outlives the run: _Exit ends the process before it waits
+  // Read already, and never to be replaced by an output.
+  const std::vector<std::string> configs = cli->app.get_config_ptr()->results();
   try {
     if (cli->run->parsed() && world.size() > 1) {
       psfsim::app::execute_run_on_ranks(cli->run_options, psfsim::quote_command_line(argc, argv),
-                                        world);
+                                        configs, world);
     } else if (cli->run->parsed()) {
       device_ready = psfsim::app::prepare_device(cli->run_options.backend,
                                                  cli->run_options.pupil.device);
       psfsim::app::execute_run(psfsim::app::to_run_spec(cli->run_options),
-                               psfsim::quote_command_line(argc, argv));
+                               psfsim::quote_command_line(argc, argv), configs);
     } else if (cli->sweep->parsed()) {
-      psfsim::app::execute_sweep(cli->sweep_options, psfsim::quote_command_line(argc, argv));
+      psfsim::app::execute_sweep(cli->sweep_options, psfsim::quote_command_line(argc, argv),
+                                 configs);
     } else if (cli->export_fits->parsed()) {
       psfsim::app::execute_export(cli->export_options, psfsim::quote_command_line(argc, argv));
     } else if (cli->info->parsed()) {

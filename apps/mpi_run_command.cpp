@@ -8,7 +8,6 @@
 #include <optional>
 #include <vector>
 
-#include "owned_file.hpp"
 #include "progress_bar.hpp"
 #include "run_command.hpp"
 #include "psfsim/builtin_backends.hpp"
@@ -16,10 +15,10 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/host_cores.hpp"
 #include "psfsim/output_path.hpp"
+#include "psfsim/partial_file.hpp"
 #include "psfsim/psf_file_writer.hpp"
 #include "psfsim/psf_run.hpp"
 #include "psfsim/rank_files.hpp"
-#include "psfsim/stop_signals.hpp"
 #include "psfsim/virtual_join.hpp"
 #include "rank_agreement.hpp"
 #include "rank_resources.hpp"
@@ -65,9 +64,9 @@ RunSpec rank_spec(RunSpec& user, const MpiWorld& world) {
 
 // Where a rank's frames go. They are computed into `staged`, a partial name of the job (rank
 // 0's host and PID, so that a later run removes it once the job is gone, as any partial),
-// renamed to `final` only after every rank has finished and rank 0 has written the output
-// (under a partial name too): a job that fails before that leaves an earlier output and its
-// rank files as they were.
+// put into place as `final` only after every rank has finished and rank 0 has written the
+// output (under a partial name too): a job that fails before that leaves an earlier output
+// and its rank files as they were.
 struct RankPaths {
   fs::path final;
   fs::path staged;
@@ -75,33 +74,30 @@ struct RankPaths {
 
 RankPaths rank_paths(const fs::path& output, int rank, int ranks, const std::string& job) {
   const fs::path final = rank_file_path(output, rank, ranks);
-  return {final, final.parent_path() / ("." + final.filename().string() + job)};
+  return {final, final.parent_path() / partial_file_name(final.filename().native(), job)};
 }
 
 // Everything a rank sets up before computing: what fails here is the input or the machine,
 // found by every rank before any work.
 struct RankWork {
   RunSpec user;
-  std::string job;  // ".partial-HOST-PID" of rank 0
+  std::string job;  // HOST-PID of rank 0 (process_tag)
   RankPaths paths;
   std::unique_ptr<PsfFileWriter> file;
   std::unique_ptr<PsfRun> run;
 };
 
-// ".partial-HOST-PID" of this process.
-std::string job_suffix(const fs::path& output) {
-  return partial_name(output).filename().string().substr(1 + output.filename().string().size());
-}
-
 // No collective call in here: a rank that throws must not leave the others waiting.
 RankWork prepare(const RunOptions& options, const std::string& command_line,
-                 const MpiWorld& world, const std::string& job) {
+                 const std::vector<std::string>& config_files, const MpiWorld& world,
+                 const std::string& job) {
   // The rank's GPU starts while the frames are defined (as for one process).
   const auto device_ready =
       prepare_device(options.backend, rank_device(options.backend, options.pupil.device, world));
   RankWork work{to_run_spec(options), job, {}, nullptr, nullptr};
   const fs::path output = work.user.output;
-  if (world.rank() == 0) check_output_path(output, work.user.force);
+  if (world.rank() == 0)
+    check_output_path(output, work.user.force, "--output", run_inputs(work.user, config_files));
   RunSpec spec = rank_spec(work.user, world);
   work.paths = rank_paths(output, world.rank(), world.size(), work.job);
   check_output_path(work.paths.final, spec.force);  // an earlier run's, without --force
@@ -151,22 +147,34 @@ void print_summary(const RunSpec& user, const PsfRun& run, const TimingLog& log,
   std::printf("join (virtual datasets): %.2f ms\n", join_seconds * 1e3);
 }
 
+// Puts `file` into place; a failure names its target.
+void put_in_place(PartialFile& file) {
+  try {
+    file.put_in_place();
+  } catch (const RuntimeFailure& e) {
+    throw RuntimeFailure(file.target().string() + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 void execute_run_on_ranks(const RunOptions& options, const std::string& command_line,
-                          MpiWorld& world) {
-  const std::string job =
-      world.broadcast(world.rank() == 0 ? job_suffix(options.output) : std::string(), 0);
+                          const std::vector<std::string>& config_files, MpiWorld& world) {
+  const std::string job = world.broadcast(world.rank() == 0 ? process_tag() : std::string(), 0);
   RankWork work;
-  agree(world, failure_of([&] { work = prepare(options, command_line, world, job); }));
+  agree(world,
+        failure_of([&] { work = prepare(options, command_line, config_files, world, job); }));
   if (world.rank() == 0 && !work.user.quiet && work.run->backend().name() != "cpu")
     if (const std::string note = gpu_binding_note(host_cores(), usable_cores()); !note.empty())
       std::fprintf(stderr, "%s\n", note.c_str());
 
-  // Guarded before the writer renames its partial to it: a stop signal from mpirun, when
-  // another rank fails, may come at any point after (the guard of a file not yet made is
-  // harmless).
-  OwnedFile rank_file(work.paths.staged);
+  // Guarded before the writer puts its partial in place as the staged file: a stop signal
+  // from mpirun, when another rank fails, may come at any point after (the guard of a file
+  // not yet made is harmless).
+  std::optional<PartialFile> rank_file;
+  agree(world, failure_of([&] {
+    rank_file.emplace(work.paths.final, work.paths.staged.filename().native(), work.user.force);
+  }));
   TimingLog log;
   const std::optional<Error> failure = failure_of([&] {
     const RunSpec& spec = work.run->spec();
@@ -186,28 +194,29 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   // Rank 0 writes the output under a partial name, over the names the rank files will have.
   const fs::path output = work.user.output;
   const fs::path staged_output =
-      output.parent_path() / ("." + output.filename().string() + work.job);
-  std::optional<OwnedFile> joined;
+      output.parent_path() / partial_file_name(output.filename().native(), work.job);
+  std::optional<PartialFile> joined;
   double join_seconds = 0.0;
   std::optional<Error> join_failure;
   if (world.rank() == 0) {
     const auto t0 = std::chrono::steady_clock::now();
     join_failure = failure_of([&] {
+      joined.emplace(output, staged_output.filename().native(), work.user.force);
       join_part_files(staged_output, part_files(work, world.size()), command_line,
                       to_toml(work.user));
-      joined.emplace(staged_output);
     });
     join_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   agree(world, join_failure);  // on failure every rank's staged file goes
 
-  // Into place: the rank files, then the output. Until every rank keeps its file, a stop
-  // signal removes the output too: never an output without its frames.
-  agree(world, failure_of([&] { rank_file.move_to(work.paths.final); }));
+  // Into place: the rank files, then the output; without --force never over a file that
+  // appeared meanwhile. Until every rank keeps its file, a stop signal removes the output
+  // too: never an output without its frames.
+  agree(world, failure_of([&] { put_in_place(*rank_file); }));
   agree(world, failure_of([&] {
-    if (world.rank() == 0) joined->move_to(output);
+    if (world.rank() == 0) put_in_place(*joined);
   }));
-  rank_file.keep();
+  rank_file->keep();
   world.barrier();
   if (world.rank() == 0) {
     joined->keep();

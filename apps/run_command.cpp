@@ -50,9 +50,29 @@ std::future<void> prepare_device(const std::string& backend, int device) {
   return std::async(std::launch::async, [prepare = cuda->prepare, device] { prepare(device); });
 }
 
-void execute_run(RunSpec spec, const std::string& command_line) {
+std::vector<InputFile> run_inputs(const RunSpec& spec,
+                                  const std::vector<std::string>& config_files) {
+  std::vector<InputFile> inputs;
+  for (const std::string& config : config_files) inputs.push_back({"--config", config});
+  // A map is FILE or FILE:DATASET (pupil_maps.cpp): either may name the file.
+  const auto map = [&](const char* option, const std::string& text) {
+    if (text.empty()) return;
+    inputs.push_back({option, text});
+    if (const auto colon = text.rfind(':'); colon != std::string::npos && colon > 0)
+      inputs.push_back({option, text.substr(0, colon)});
+  };
+  map("--pupil-amplitude", spec.aperture.amplitude);
+  map("--pupil-opd", spec.aperture.opd);
+  if (!spec.frames_file.empty()) inputs.push_back({"--frames", spec.frames_file});
+  if (spec.wisdom.empty()) inputs.push_back({"the FFTW wisdom cache", wisdom_cache_path()});
+  else if (spec.wisdom != "none") inputs.push_back({"--wisdom", spec.wisdom});
+  return inputs;
+}
+
+void execute_run(RunSpec spec, const std::string& command_line,
+                 const std::vector<std::string>& config_files) {
   // The path first: nothing is planned or computed for a file that cannot be written.
-  PsfFileWriter file(spec.output, spec.force, command_line);
+  PsfFileWriter file(spec.output, spec.force, command_line, run_inputs(spec, config_files));
   const std::size_t total = batch_size(spec) * static_cast<std::size_t>(spec.repeat);
   const bool quiet = spec.quiet;
   // A batch can hold millions of frames: the run is not copied, and not destroyed (below).

@@ -15,6 +15,7 @@
 #include "psfsim/run_spec.hpp"
 #include "psfsim/sweep_file_writer.hpp"
 #include "psfsim/timing_log.hpp"
+#include "run_command.hpp"
 
 namespace psfsim::app {
 namespace {
@@ -109,7 +110,7 @@ void print_row(const SweepRow& r) {
 
 void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
   sweep.add_option("-o,--output", o.output, "HDF5 file for the /sweep table")->type_name("FILE");
-  sweep.add_flag("--force", o.force, "Overwrite an existing output file");
+  sweep.add_flag("--force", o.force, "Replace an existing output (a regular file only)");
   sweep.add_option("--sizes", o.sizes, "Pupil sizes N, comma-separated")
       ->delimiter(',')
       ->type_name("N,...")
@@ -159,7 +160,8 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
                "[sweep] table of a config file (-c FILE).");
 }
 
-void execute_sweep(const SweepOptions& o, const std::string& command_line) {
+void execute_sweep(const SweepOptions& o, const std::string& command_line,
+                   const std::vector<std::string>& config_files) {
   // Validate everything through the run rules before timing anything.
   if (o.sizes.empty() || o.batch.empty() || o.precisions.empty())
     throw InputError("--sizes, --batch, --precisions: each needs at least one value");
@@ -203,7 +205,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
         specs.push_back(s);
       }
   if (specs.empty()) throw InputError("--crop: every K exceeds every padded size M");
-  check_output_path(o.output, o.force);
+  check_output_path(o.output, o.force, "--output", run_inputs(specs.front(), config_files));
 
   std::vector<std::string> backends = o.backends;
   if (backends.empty()) backends = builtin_backends().names();
@@ -280,7 +282,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line) {
           if (!o.quiet) print_row(row);
         }
   }
-  write_sweep_file(o.output, rows, command_line, to_toml(o, backends));
+  write_sweep_file(o.output, o.force, rows, command_line, to_toml(o, backends));
   if (!o.quiet) std::printf("psfsim: wrote %s: %zu rows\n", o.output.c_str(), rows.size());
 }
 

@@ -28,6 +28,8 @@ struct SweepOptions {
 };
 
 void add_sweep_options(CLI::App& sweep, SweepOptions& options);
-void execute_sweep(const SweepOptions& options, const std::string& command_line);
+// `config_files`: the -c files read, which the output must not replace.
+void execute_sweep(const SweepOptions& options, const std::string& command_line,
+                   const std::vector<std::string>& config_files);
 
 }  // namespace psfsim::app

@@ -8,8 +8,9 @@ usage: check_mpi_run.py PSFSIM MPIRUN WORKDIR equal|failures
   axes too, /timings has one group per rank; the file still reads when its folder is moved.
 - A rank whose file cannot be made (bad input found by one rank), a file-size limit on the
   last rank only (a failure during the work; also in a --force rerun, which must keep the
-  earlier output), bad input found by every rank, and SIGINT to mpirun: no output, no rank
-  file, no partial file is left.
+  earlier output), bad input found by every rank, an output that is the --frames file, and
+  SIGINT to mpirun: no output, no rank file, no partial file is left. A long output name
+  (its partial names hashed) works.
 Exits 77 (skipped) when psfsim was built without MPI or mpirun is missing.
 """
 import os
@@ -204,6 +205,27 @@ def main():
     r = run(mpi + ["-n", "2"] + base + ["--crop", "99", "-o", os.path.join(folder, "out.h5")], env=env)
     nothing_left("bad input on every rank", folder, r, 2)
     check(r.stderr.count("psfsim: error:") == 1, f"one error line expected: {r.stderr}")
+
+    section("output files")
+    # An output that is an input is refused, --force or not (docs/cli.md, "Output files").
+    folder = os.path.join(work, "output-files")
+    os.makedirs(folder)
+    frames = os.path.join(folder, "frames.csv")
+    with open(frames, "w") as f:
+        f.write("Z4\n0.1\n0.2\n")
+    r = run(mpi + ["-n", "2"] + base + ["--frames", frames, "--force", "-o", frames], env=env)
+    nothing_left("the output is the --frames file", folder, r, 2)
+    check("is the same file as --frames" in r.stderr and r.stderr.count("psfsim: error:") == 1,
+          f"one line naming --frames expected: {r.stderr}")
+    with open(frames, "rb") as f:
+        check(f.read() == b"Z4\n0.1\n0.2\n", "the --frames file was replaced")
+    # A long name: the job's partial names, and the partials of those, are cut with a hash.
+    out = os.path.join(folder, "n" * 230 + ".h5")
+    r = run(mpi + ["-n", "2"] + base + ["--vary", "Z4,-1,1,4", "-o", out], env=env)
+    check(r.returncode == 0, f"a 233-byte output name: {r.stderr}")
+    names = [os.path.basename(out)] + [os.path.basename(out) + f".rank-{i}-of-2.h5"
+                                       for i in range(2)]
+    check(leftovers(folder) == sorted(names), f"a long name left {leftovers(folder)}")
 
     section("SIGINT")
     # SIGINT to mpirun while the ranks compute: every rank's files go.

@@ -3,9 +3,6 @@
 // by the next run in that folder once its process is gone, never while it lives.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -13,50 +10,12 @@
 #include <fstream>
 #include <thread>
 
+#include "background_run.hpp"
 #include "test_support.hpp"
-
-extern char** environ;
 
 namespace psfsim::test {
 namespace {
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// psfsim started in the background, stderr to a file.
-struct Running {
-  pid_t pid = -1;
-  std::string stderr_path;
-};
-
-Running start(const std::vector<std::string>& args, const std::string& dir) {
-  Running r;
-  r.stderr_path = dir + "/stderr.txt";
-  std::vector<std::string> all{PSFSIM_BINARY};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t io;
-  posix_spawn_file_actions_init(&io);
-  posix_spawn_file_actions_addopen(&io, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&io, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&io, STDERR_FILENO, r.stderr_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  EXPECT_EQ(posix_spawn(&r.pid, argv[0], &io, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&io);
-  return r;
-}
-
-std::string host_name() {
-  char name[256] = {};
-  ::gethostname(name, sizeof name - 1);
-  return name;
-}
 
 // The partial HDF5 file of process `pid` writing big.h5 (not the empty probe it makes first).
 std::string partial_of(const std::string& dir, pid_t pid) {
@@ -71,27 +30,7 @@ bool partial_exists(const std::string& dir) {
 
 // Waits until the run writes its partial file (it plans and expands frames first).
 bool wait_for_partial(const std::string& dir, pid_t pid) {
-  const auto deadline = Clock::now() + std::chrono::seconds(60);
-  std::error_code ec;
-  while (Clock::now() < deadline) {
-    if (fs::file_size(partial_of(dir, pid), ec) > 0 && !ec) return true;
-    if (::waitpid(pid, nullptr, WNOHANG) == pid) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return false;
-}
-
-// Exit status, or -1 when it died of a signal or outlived the timeout (then it is killed).
-int wait_exit(pid_t pid, std::chrono::seconds timeout) {
-  const auto deadline = Clock::now() + timeout;
-  int status = 0;
-  while (Clock::now() < deadline) {
-    if (::waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, &status, 0);
-  return -1;
+  return wait_for_file(partial_of(dir, pid), pid);
 }
 
 // A run long enough to be caught mid-write: about 10 s on one core.
@@ -107,7 +46,7 @@ TEST_P(StopSignal, RunStopsRemovesItsPartialAndExits128PlusSignal) {
   const int sig = GetParam();
   const std::string dir = fresh_dir("signal-" + std::to_string(sig));
   const std::string out_dir = fresh_dir("signal-out-" + std::to_string(sig));
-  const Running run = start(long_run(out_dir), dir);
+  const Running run = start_psfsim(long_run(out_dir), dir);
   ASSERT_TRUE(wait_for_partial(out_dir, run.pid)) << read_text(run.stderr_path);
   ASSERT_EQ(::kill(run.pid, sig), 0);
   // Generous: a hang, not a speed, is what this bound catches.
@@ -128,7 +67,7 @@ INSTANTIATE_TEST_SUITE_P(Signals, StopSignal, ::testing::Values(SIGINT, SIGTERM,
 
 TEST(StopSignalSweep, SweepStopsWithoutAFile) {
   const std::string dir = fresh_dir("signal-sweep");
-  const Running sweep = start({"sweep", "--backends", "cpu", "--sizes", "64,64,64,64,64,64,64,64",
+  const Running sweep = start_psfsim({"sweep", "--backends", "cpu", "--sizes", "64,64,64,64,64,64,64,64",
                                "--repeat", "100000", "--quiet", "-o", dir + "/s.h5"},
                               dir);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -140,7 +79,7 @@ TEST(StopSignalSweep, SweepStopsWithoutAFile) {
 TEST(StalePartial, LeftBySigkillIsRemovedByTheNextRunButNeverALiveOne) {
   const std::string dir = fresh_dir("stale");
   const std::string logs = fresh_dir("stale-logs");
-  const Running run = start(long_run(dir), logs);
+  const Running run = start_psfsim(long_run(dir), logs);
   ASSERT_TRUE(wait_for_partial(dir, run.pid)) << read_text(run.stderr_path);
   ::kill(run.pid, SIGKILL);
   EXPECT_EQ(wait_exit(run.pid, std::chrono::seconds(10)), -1);

@@ -4,8 +4,6 @@
 
 #include "psfsim/build_config.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/output_path.hpp"
-#include "psfsim/stop_signals.hpp"
 
 namespace psfsim {
 namespace fs = std::filesystem;
@@ -25,11 +23,11 @@ std::string utc_now_iso8601() {
 
 namespace h5 {
 
-AtomicFile::AtomicFile(fs::path target, const Provenance& provenance)
-    : target_(std::move(target)), temporary_(partial_name(target_)), guard_(temporary_) {
+AtomicFile::AtomicFile(fs::path target, bool force, const Provenance& provenance)
+    : partial_(std::move(target), force) {
   silence_library_errors();
-  file_ = Handle(H5Fcreate(temporary_.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
-                 "create " + temporary_.filename().string());
+  file_ = Handle(H5Fcreate(partial_.path().c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT),
+                 H5Fclose, "create " + partial_.name());
   const hid_t root = file_.get();
   set_attribute(root, "psfsim_version", std::string(PSFSIM_VERSION));
   set_attribute(root, "git_commit", std::string(PSFSIM_GIT_COMMIT));
@@ -38,24 +36,10 @@ AtomicFile::AtomicFile(fs::path target, const Provenance& provenance)
   set_attribute(root, "config", provenance.config_toml);
 }
 
-AtomicFile::~AtomicFile() {
-  if (!committed_) {
-    file_.reset();
-    std::error_code ec;
-    fs::remove(temporary_, ec);
-  }
-}
-
 void AtomicFile::commit() {
   check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush the file");
   check(file_.close(), "close the file");
-  std::error_code ec;
-  fs::rename(temporary_, target_, ec);
-  if (ec)
-    throw RuntimeFailure("cannot rename " + temporary_.filename().string() + " into place: " +
-                         ec.message());
-  committed_ = true;
-  guard_.release();
+  partial_.commit();
 }
 
 }  // namespace h5

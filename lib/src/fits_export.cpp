@@ -17,7 +17,7 @@
 #include "psfsim/build_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/output_path.hpp"
-#include "psfsim/stop_signals.hpp"
+#include "psfsim/partial_file.hpp"
 
 namespace psfsim {
 namespace fs = std::filesystem;
@@ -93,22 +93,25 @@ std::string ascii(const std::string& text) {
   return out;
 }
 
-// The partial FITS file: created in the target's folder, renamed into place by commit(),
-// removed if never committed and by the stop-signal handler while partial.
+// A PartialFile whose failure names the target, as every failure of the export does.
+PartialFile partial_of(const fs::path& target, bool force) {
+  try {
+    return PartialFile(target, force);
+  } catch (const RuntimeFailure& e) {
+    throw RuntimeFailure(target.string() + ": " + e.what());
+  }
+}
+
+// The FITS file, built as a PartialFile: removed if never committed and by the stop-signal
+// handler while partial.
 class FitsOutput {
  public:
-  FitsOutput(fs::path target, fs::path partial)
-      : target_(std::move(target)), partial_(std::move(partial)), guard_(partial_) {
-    std::error_code ec;
-    fs::remove(partial_, ec);  // only a dead process of this host with our PID left it
+  FitsOutput(const fs::path& target, bool force) : partial_(partial_of(target, force)) {
     errno = 0;
     // The disk-file call: no CFITSIO extended file name syntax in the user's path.
-    if (fits_create_diskfile(&file_, partial_.c_str(), &status_) != 0) {
+    if (fits_create_diskfile(&file_, partial_.path().c_str(), &status_) != 0) {
       file_ = nullptr;
-      const int create_errno = errno;
-      fs::remove(partial_, ec);
-      errno = create_errno;
-      fail("cannot create " + partial_.filename().string());
+      fail("cannot create " + partial_.name());
     }
   }
   FitsOutput(const FitsOutput&) = delete;
@@ -119,10 +122,6 @@ class FitsOutput {
       fits_close_file(file_, &ignored);
     }
     fits_clear_errmsg();  // CFITSIO's message stack is never printed
-    if (!committed_) {
-      std::error_code ec;
-      fs::remove(partial_, ec);
-    }
   }
 
   [[nodiscard]] fitsfile* get() const noexcept { return file_; }
@@ -147,19 +146,18 @@ class FitsOutput {
     check("close the FITS file");
     const int close_errno = errno;  // EFBIG or ENOSPC where the driver met one
     std::error_code ec;
-    const auto written = fs::file_size(partial_, ec);
+    const auto written = fs::file_size(partial_.path(), ec);
     if (ec || written != static_cast<std::uintmax_t>(end)) {
       status_ = WRITE_ERROR;
       errno = close_errno;
       fail("cannot write the FITS file (" + std::to_string(ec ? 0 : written) + " of " +
            std::to_string(end) + " bytes reached the disk)");
     }
-    fs::rename(partial_, target_, ec);
-    if (ec)
-      throw RuntimeFailure(target_.string() + ": cannot rename " + partial_.filename().string() +
-                           " into place: " + ec.message());
-    committed_ = true;
-    guard_.release();
+    try {
+      partial_.commit();
+    } catch (const RuntimeFailure& e) {
+      throw RuntimeFailure(partial_.target().string() + ": " + e.what());
+    }
   }
 
  private:
@@ -174,15 +172,13 @@ class FitsOutput {
         system_error == EIO || system_error == EROFS || system_error == EACCES)
       why += " (" + std::string(std::strerror(system_error)) + ")";
     fits_clear_errmsg();
-    throw RuntimeFailure(target_.string() + ": " + what + ": " + why);
+    throw RuntimeFailure(partial_.target().string() + ": " + what + ": " + why);
   }
 
-  fs::path target_;
-  fs::path partial_;
-  PartialFileGuard guard_;
+  // Declared first, destroyed last: CFITSIO closes the file before it is removed.
+  PartialFile partial_;
   fitsfile* file_ = nullptr;
   int status_ = 0;
-  bool committed_ = false;
 };
 
 // The fewest significant digits that read back as the same double, so that a keyword's
@@ -452,8 +448,9 @@ FitsExportSummary export_fits(const FitsExportRequest& request) {
   const bool single = value_size == 4;
   std::vector<Column> columns = read_parameters(in, file.get(), dims[0]);
 
-  check_output_path(request.output, request.force, "--fits");
-  FitsOutput out(request.output, partial_name(request.output));
+  const InputFile input{"the input", request.input};
+  check_output_path(request.output, request.force, "--fits", {&input, 1});
+  FitsOutput out(request.output, request.force);
   // FITS's NAXIS1 is the fastest axis: x, then y, then the frame.
   LONGLONG naxes[3] = {static_cast<LONGLONG>(dims[2]), static_cast<LONGLONG>(dims[1]),
                        static_cast<LONGLONG>(dims[0])};

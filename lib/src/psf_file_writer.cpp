@@ -97,8 +97,8 @@ void write_run_attributes(hid_t object, const RunHeader& header, bool frames) {
 }  // namespace
 
 struct PsfFileWriter::Impl {
-  Impl(const fs::path& target, const RunHeader& h, const std::string& command_line)
-      : file(target, h5::Provenance{command_line, to_toml(h.spec)}),
+  Impl(const fs::path& target, bool force, const RunHeader& h, const std::string& command_line)
+      : file(target, force, h5::Provenance{command_line, to_toml(h.spec)}),
         compression(parse_compression(h.spec.compression)),
         layout{batch_size(h.spec), static_cast<std::size_t>(h.geometry.frame),
                h.spec.precision, compression.kind != Compression::Kind::none} {}
@@ -113,9 +113,10 @@ struct PsfFileWriter::Impl {
   std::optional<h5::ParameterDatasets> parameters;
 };
 
-PsfFileWriter::PsfFileWriter(fs::path path, bool force, std::string command_line)
-    : path_(std::move(path)), command_line_(std::move(command_line)) {
-  check_output_path(path_, force);
+PsfFileWriter::PsfFileWriter(fs::path path, bool force, std::string command_line,
+                             std::span<const InputFile> inputs)
+    : path_(std::move(path)), force_(force), command_line_(std::move(command_line)) {
+  check_output_path(path_, force, "--output", inputs);
 }
 
 PsfFileWriter::~PsfFileWriter() {
@@ -155,7 +156,7 @@ void PsfFileWriter::close(TimingLog& log) {
 }
 
 void PsfFileWriter::create(const RunHeader& header) {
-  impl_ = std::make_unique<Impl>(path_, header, command_line_);
+  impl_ = std::make_unique<Impl>(path_, force_, header, command_line_);
   Impl& d = *impl_;
   const hid_t root = d.file.root();
   const Geometry& g = header.geometry;

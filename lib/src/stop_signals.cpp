@@ -1,11 +1,14 @@
 #include "psfsim/stop_signals.hpp"
 
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace psfsim {
 namespace {
@@ -13,7 +16,8 @@ namespace {
 // Fixed storage, so that the handler reads it without allocating or locking.
 struct Slot {
   std::atomic<int> state{0};  // 0 free, 1 being written, 2 registered
-  char path[4096] = {};
+  int folder = -1;
+  char name[NAME_MAX + 1] = {};
 };
 constexpr int slot_count = 8;
 Slot slots[slot_count];
@@ -29,13 +33,24 @@ void write_text(const char* text) {
 extern "C" void on_stop_signal(int sig) {
   bool removed = false;
   for (Slot& s : slots)
-    if (s.state.load(std::memory_order_acquire) == 2) removed |= ::unlink(s.path) == 0;
+    if (s.state.load(std::memory_order_acquire) == 2)
+      removed |= ::unlinkat(s.folder, s.name, 0) == 0;
   const char* name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
   if (stderr_is_terminal) write_text("\n");
   write_text("psfsim: error: stopped by ");
   write_text(name);
   write_text(removed ? "; the partial output file was removed\n" : "; nothing was written\n");
   ::_exit(128 + sig);
+}
+
+void store_name(Slot& slot, std::string_view name) {
+  std::memcpy(slot.name, name.data(), name.size());
+  slot.name[name.size()] = '\0';
+}
+
+void check_name(std::string_view name) {
+  if (name.empty() || name.size() > NAME_MAX)
+    throw std::length_error("partial file name of " + std::to_string(name.size()) + " bytes");
 }
 
 }  // namespace
@@ -50,26 +65,34 @@ void install_stop_handlers() {
     }
     for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &action, nullptr);
     signal(SIGXFSZ, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
     stderr_is_terminal = ::isatty(STDERR_FILENO) == 1;
     return true;
   }();
   (void)installed;
 }
 
-PartialFileGuard::PartialFileGuard(const std::filesystem::path& path) {
-  const std::string text = path.string();
-  if (text.size() >= sizeof(Slot::path))
-    throw std::length_error("partial file path too long: " + text);
+PartialFileGuard::PartialFileGuard(int folder_fd, std::string_view name) {
+  check_name(name);
   for (int i = 0; i < slot_count; ++i) {
     int expected = 0;
     if (slots[i].state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
-      std::memcpy(slots[i].path, text.c_str(), text.size() + 1);
+      slots[i].folder = folder_fd;
+      store_name(slots[i], name);
       slots[i].state.store(2, std::memory_order_release);
       slot_ = i;
       return;
     }
   }
   throw std::length_error("more than 8 partial files open at once");
+}
+
+void PartialFileGuard::rename(std::string_view name) {
+  check_name(name);
+  if (slot_ < 0) return;
+  slots[slot_].state.store(1, std::memory_order_release);  // the handler skips it meanwhile
+  store_name(slots[slot_], name);
+  slots[slot_].state.store(2, std::memory_order_release);
 }
 
 void PartialFileGuard::release() noexcept {

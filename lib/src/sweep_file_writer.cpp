@@ -67,9 +67,10 @@ h5::Handle row_type() {
   return t;
 }
 
-void write_table(const std::filesystem::path& path, const std::vector<PackedRow>& packed,
-                 const std::string& command_line, const std::string& config_toml) {
-  h5::AtomicFile file(path, h5::Provenance{command_line, config_toml});
+void write_table(const std::filesystem::path& path, bool force,
+                 const std::vector<PackedRow>& packed, const std::string& command_line,
+                 const std::string& config_toml) {
+  h5::AtomicFile file(path, force, h5::Provenance{command_line, config_toml});
   {
     const h5::Handle type = row_type();
     const hsize_t dims[1] = {packed.size()};
@@ -92,8 +93,9 @@ void write_table(const std::filesystem::path& path, const std::vector<PackedRow>
 
 }  // namespace
 
-void write_sweep_file(const std::filesystem::path& path, const std::vector<SweepRow>& rows,
-                      const std::string& command_line, const std::string& config_toml) {
+void write_sweep_file(const std::filesystem::path& path, bool force,
+                      const std::vector<SweepRow>& rows, const std::string& command_line,
+                      const std::string& config_toml) {
   std::vector<PackedRow> packed(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const SweepRow& r = rows[i];
@@ -121,7 +123,7 @@ void write_sweep_file(const std::filesystem::path& path, const std::vector<Sweep
     p.psfs_per_second = r.psfs_per_second;
   }
   try {
-    write_table(path, packed, command_line, config_toml);
+    write_table(path, force, packed, command_line, config_toml);
   } catch (const RuntimeFailure& e) {
     throw RuntimeFailure(path.string() + ": " + e.what());
   }

@@ -284,7 +284,8 @@ void join_part_files(const fs::path& target, const std::vector<PartFile>& parts_
                                "open " + part.path.string());
       parts.total += part.frames;
     }
-    h5::AtomicFile file(target, h5::Provenance{command_line, config_toml});
+    // The target is the job's staged name (docs/scaling.md), its own to replace.
+    h5::AtomicFile file(target, true, h5::Provenance{command_line, config_toml});
     copy_attributes(parts.first(), file.root());
     h5::set_attribute(file.root(), "mpi_ranks", static_cast<long long>(parts_list.size()));
     join_objects(file.root(), parts);

@@ -1,21 +1,40 @@
 #pragma once
-// Where an output file may go, and the name it is built under until it is complete.
+// Where an output file may go, the name it is built under until it is complete, and the
+// removal of the partial files that dead processes left (docs/cli.md, "Output files").
 #include <filesystem>
+#include <span>
+#include <string>
 #include <string_view>
 
 namespace psfsim {
 
-// Throws InputError when `path` is no file name, exists and !force, or its folder is missing;
-// RuntimeFailure with the system's reason when no file can be created in the folder (tried
-// for real, so read-only mounts are caught before any computing). Then removes the stale
-// partial files of that folder (remove_stale_partials). `option` names the path in the
-// messages (`psfsim export` takes its output as --fits).
-void check_output_path(const std::filesystem::path& path, bool force,
-                       std::string_view option = "--output");
+// A file the command reads, which its output must not replace: `option` names it in the
+// message ("--pupil-opd", "--config", "input").
+struct InputFile {
+  std::string option;
+  std::filesystem::path path;
+};
 
-// The partial file a run builds in the target's folder (so the final rename is atomic):
-// .NAME.partial-HOST-PID.
-[[nodiscard]] std::filesystem::path partial_name(const std::filesystem::path& target);
+// Throws InputError, naming `option` and the path, when `path` is no file name (empty,
+// a folder or a symbolic link to one, a name longer than the file system allows), is one of
+// `inputs` (same device and inode, through a symbolic link too), or exists and is not to be
+// replaced: only a regular file is ever replaced, and only with `force` (never a symbolic
+// link, a FIFO, a device or a socket). Throws RuntimeFailure with
+// the system's reason when no file can be created in the folder (tried for real, so
+// read-only mounts are caught before any computing). Then removes the stale partial files
+// of that folder (remove_stale_partials). `option` is --output, or --fits for export.
+void check_output_path(const std::filesystem::path& path, bool force,
+                       std::string_view option = "--output",
+                       std::span<const InputFile> inputs = {});
+
+// HOST-PID of this process: what marks its partial files as its own.
+[[nodiscard]] std::string process_tag();
+
+// The name of the partial file of `name` (a file name, no folder) for the process `tag`
+// (HOST-PID; empty: this process): .NAME.partial-HOST-PID. Where that would pass the 255
+// bytes of a file name, NAME is cut and ends in ~ and a hash of the whole of it, so that
+// the name still fits, differs for every NAME and ends in .partial-HOST-PID.
+[[nodiscard]] std::string partial_file_name(std::string_view name, std::string_view tag = {});
 
 // Removes the partial files in the folder of `target` that processes of this host left
 // behind and that no longer exist (killed by SIGKILL, say). A live process's partial file,

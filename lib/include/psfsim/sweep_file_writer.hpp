@@ -34,8 +34,10 @@ struct SweepRow {
   double psfs_per_second = 0.0;
 };
 
-// Written under a temporary name and renamed when complete, like every psfsim file.
-void write_sweep_file(const std::filesystem::path& path, const std::vector<SweepRow>& rows,
-                      const std::string& command_line, const std::string& config_toml);
+// Written under a partial name and put into place when complete, like every psfsim file:
+// never over a file that appeared meanwhile, unless `force`.
+void write_sweep_file(const std::filesystem::path& path, bool force,
+                      const std::vector<SweepRow>& rows, const std::string& command_line,
+                      const std::string& config_toml);
 
 }  // namespace psfsim

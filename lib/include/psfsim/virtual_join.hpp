@@ -18,7 +18,8 @@ struct PartFile {
   std::string final_name;
 };
 
-// Writes `target` atomically (a partial name, then a rename). Joined, in part order:
+// Writes `target` atomically (a partial name, then a rename over any file of that name: the
+// MPI job's staged output is its own). Joined, in part order:
 // /psf and every dataset under /parameters and /metrics whose leading dimension is each
 // part's frame count; the frame-number scale of /psf's first axis is rewritten 0..B-1; other
 // datasets, groups, attributes and dimension scales come from the first part, with any
