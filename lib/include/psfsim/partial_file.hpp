@@ -54,8 +54,9 @@ class PartialFile {
 
   // Renames the file to the target. Without `force` nothing is ever replaced: a file that
   // appeared at the target since check_output_path stays, and this throws. With `force` a
-  // regular file there is replaced atomically; anything else stays, and this throws. RuntimeFailure, without the target's name (the callers name it). The file
-  // is still removed by destruction and by a stop signal until keep().
+  // regular file there is replaced atomically; anything else stays, and this throws.
+  // Throws RuntimeFailure without the target's name (the callers name it). The file is
+  // still removed by destruction and by a stop signal until keep().
   void put_in_place();
   void keep() noexcept;
   void commit() {
