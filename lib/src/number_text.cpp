@@ -85,11 +85,8 @@ std::string toml_string(std::string_view text) {
   return out + "\"";
 }
 
-namespace {
-
-// The length of the UTF-8 sequence at `text`, and its code point; 0 where it is not one
-// (a stray continuation byte, an overlong form, a surrogate, beyond U+10FFFF, cut short).
-std::size_t utf8_sequence(std::string_view text, char32_t& code) {
+std::size_t utf8_code_point(std::string_view text, char32_t& code) {
+  if (text.empty()) return 0;
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
   const unsigned char lead = byte(0);
   std::size_t length = 0;
@@ -114,6 +111,8 @@ std::size_t utf8_sequence(std::string_view text, char32_t& code) {
   if (code < lowest || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return 0;
   return length;
 }
+
+namespace {
 
 // Code points a terminal shows as nothing, or that change how the rest of the line reads.
 bool invisible(char32_t c) {
@@ -141,7 +140,7 @@ std::string printable(std::string_view text) {
       continue;
     }
     char32_t code = 0;
-    const std::size_t length = c >= 0x80 ? utf8_sequence(text.substr(i), code) : 0;
+    const std::size_t length = c >= 0x80 ? utf8_code_point(text.substr(i), code) : 0;
     if (length == 0) {
       std::snprintf(escaped, sizeof escaped, "\\x%02x", static_cast<unsigned>(c));
       out += escaped;

@@ -32,6 +32,10 @@ inline constexpr std::uint64_t max_seed = UINT64_MAX;
 // reorder text (C1 controls, bidirectional overrides, zero-width characters, the byte-order
 // mark) become \n, \t, \r, \xNN or \u{NNNN}; printable UTF-8 ("µm") stays as it is.
 [[nodiscard]] std::string printable(std::string_view text);
+// The length of the multi-byte UTF-8 sequence `text` starts with, its code point in `code`;
+// 0 where it starts with none: an ASCII byte, a stray continuation byte, an overlong form,
+// a surrogate, beyond U+10FFFF, or a sequence cut short.
+[[nodiscard]] std::size_t utf8_code_point(std::string_view text, char32_t& code);
 // `text` without a leading UTF-8 byte-order mark (EF BB BF), which Excel's "CSV UTF-8" and
 // some editors write at the start of a file.
 [[nodiscard]] std::string_view without_bom(std::string_view text);
