@@ -322,6 +322,8 @@ std::vector<BadInput> bad_inputs() {
       {"sweep_pad_factor_below_1", "sweep --pad-factor 0.5",
        "--pad-factor 0.5: must be a finite number >= 1"},
       {"obscuration_shortest", "run --obscuration 1.5", "--obscuration 1.5: must be in [0, 1)"},
+      {"ee_radius_overflows", "run --metrics ee --ee-radii 1,1e400",
+       "--ee-radii 1,1e400: '1e400' is not a finite number"},
       {"seidel_power_bound", "run --seidel 4000000000,1,0.1", "l must be at most"},
       {"zernike_index_bound", "run --zernike 4000000000,0.1", "Noll indices run from 1 to 325"},
       // --noise-seed takes 0 to 2^64 - 1 as decimal digits: nothing wraps, nothing rounds.
