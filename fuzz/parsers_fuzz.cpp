@@ -59,10 +59,24 @@ bool in_cli11_words(const std::string& message, std::string_view input) {
 std::string effective_config(const std::vector<std::string>& args, std::string_view input,
                              bool& parsed);
 
+// TOML is UTF-8: a file name that is not cannot be written in it (the recorded config keeps
+// its bytes, which psfsim then refuses to read, naming the line).
+bool utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t code = 0;
+    const std::size_t length = static_cast<unsigned char>(text[i]) < 0x80
+                                   ? 1
+                                   : psfsim::utf8_code_point(text.substr(i), code);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
 void parse_command_line(const std::vector<std::string>& args, std::string_view input) {
   bool parsed = false;
   const std::string config = effective_config(args, input, parsed);
-  if (!parsed) return;
+  if (!parsed || !utf8(config)) return;
   // Fed back with -c, the effective configuration is the same run.
   bool again = false;
   const std::vector<std::string> back{"psfsim", "-c", file_with(config, ".again.toml"), "run"};
