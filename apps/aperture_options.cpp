@@ -1,5 +1,6 @@
 #include "aperture_options.hpp"
 
+#include "option_checks.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/pupil_maps.hpp"
 
@@ -27,7 +28,7 @@ void add_aperture_options(CLI::App& run, ApertureOptions& o) {
   run.add_option("--opd-units", o.opd_units,
                  "Units of the --pupil-opd map: waves at the reference wavelength, or nm or um "
                  "(with a wavelength)")
-      ->check(CLI::IsMember({"waves", "nm", "um"}))
+      ->check(one_of({"waves", "nm", "um"}))
       ->capture_default_str();
 }
 

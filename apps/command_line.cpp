@@ -2,19 +2,22 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "config_file.hpp"
 #include "psfsim/build_config.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/number_text.hpp"
 
 namespace psfsim::app {
 namespace {
 
 int fail(ExitCode code, const std::string& message) {
-  std::fprintf(stderr, "psfsim: error: %s\n", message.c_str());
+  std::fprintf(stderr, "psfsim: error: %s\n", printable(message).c_str());
   return static_cast<int>(code);
 }
 
@@ -102,34 +105,134 @@ std::unique_ptr<CommandLine> make_command_line() {
   return cli;
 }
 
+namespace {
+
+// "N" for --samples: the option's value as its help names it, without its choices.
+std::string type_of(const CLI::Option* op) {
+  const std::string type = op->get_type_name();
+  return type.substr(0, type.find(':'));
+}
+
+// "--samples N": how an option is written, for "the value is missing".
+std::string with_value(const CLI::Option* op, const std::string& name) {
+  if (op == nullptr || op->get_expected_max() == 0) return name;
+  return name + " " + type_of(op);
+}
+
+// Whether `arg` is meant as an option: a dash and a letter, not a negative number.
+bool looks_like_option(const std::string& arg) {
+  return arg.size() > 1 && arg[0] == '-' && !parse_finite_double(arg);
+}
+
+// `app` is the command the arguments were given to (their extras reach the main app).
+std::string unexpected(const CLI::App& app, const std::vector<std::string>& extras) {
+  const std::string command = app.get_parent() != nullptr ? "psfsim " + app.get_name() : "psfsim";
+  const auto option = std::find_if(extras.begin(), extras.end(), looks_like_option);
+  if (option != extras.end()) {
+    const std::string name = option->substr(0, option->find('='));  // "-=x" leaves "-"
+    const auto letters = name.find_first_not_of('-');
+    const std::string near =
+        letters == std::string::npos ? "" : nearest_option(app, name.substr(letters));
+    return "unknown option '" + name + "' for " + command +
+           (near.empty() ? "" : "; did you mean --" + near + "?") + " (" + command +
+           " --help lists the options)";
+  }
+  const bool takes_positionals =
+      !app.get_options([](const CLI::Option* o) { return o->get_positional(); }).empty();
+  return "unexpected argument '" + extras.front() + "' for " + command + " (" +
+         (takes_positionals ? "it takes one input file" : "it takes options only") + "; " +
+         command + " --help)";
+}
+
+}  // namespace
+
+std::string parse_error_message(CommandLine& cli, const CLI::ParseError& error, int argc,
+                                const char* const* argv) {
+  CLI::App& app = cli.app;
+  const std::string what = error.what();
+  const std::vector<CLI::App*> parsed = app.get_subcommands();
+  CLI::App& command = parsed.empty() ? app : *parsed.front();
+  const auto named = [&](std::size_t end) { return what.substr(0, std::min(end, what.size())); };
+
+  if (dynamic_cast<const CLI::ConfigError*>(&error) != nullptr) return what;  // ours, whole
+  if (dynamic_cast<const CLI::FileError*>(&error) != nullptr) {
+    const std::string file = app.get_config_ptr()->as<std::string>();
+    std::error_code ec;
+    const auto status = std::filesystem::status(file, ec);
+    if (status.type() == std::filesystem::file_type::directory)
+      return "--config " + file + ": a folder, not a config file";
+    return "--config " + file + ": no such file";
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&error) != nullptr) {
+    if (parsed.empty()) {
+      const std::string first = argc > 1 ? argv[1] : "";
+      const std::string problem = first.empty() || first.front() == '-'
+                                      ? std::string("a command is required")
+                                      : "unknown command '" + first + "'";
+      return problem + ": the commands are run, sweep, export and info (see psfsim --help)";
+    }
+    // "--fits is required (psfsim export IN.h5 --fits OUT.fits)"
+    const std::string name = named(what.find(" is required"));
+    const CLI::Option* op = command.get_option_no_throw(name);
+    std::string usage = "psfsim " + command.get_name();
+    for (const CLI::Option* o : command.get_options([](const CLI::Option* o) {
+           return o->get_required();
+         }))
+      usage += " " + (o->get_positional() ? type_of(o) : with_value(o, o->get_name()));
+    return (op != nullptr && op->get_positional() ? "the input " + type_of(op) : name) +
+           " is required (" + usage + ")";
+  }
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
+    const std::string name = named(what.find_first_of(": "));
+    const CLI::Option* op = command.get_option_no_throw(name);
+    if (what.find(": At Most ") != std::string::npos) {
+      const std::string received = what.substr(what.rfind(' ') + 1);
+      return name + " given " + (received == "2" ? std::string("twice") : received + " times") +
+             " (it takes one value)";
+    }
+    if (what.find(" missing") != std::string::npos || what.find(": At least ") != std::string::npos)
+      return with_value(op, name) + ": the value is missing";
+    return name + ": " + what.substr(std::min(name.size() + 2, what.size()));
+  }
+  if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) {
+    for (CLI::App* a : {&command, &app})
+      if (a->remaining_size() > 0) return unexpected(command, a->remaining());
+    return what;
+  }
+  if (dynamic_cast<const CLI::ConversionError*>(&error) != nullptr) {
+    // "Could not convert: --force = bogus", "--force: too many inputs for a flag"
+    constexpr std::string_view lead = "Could not convert: ";
+    const bool converting = what.rfind(lead, 0) == 0;
+    const std::string rest = converting ? what.substr(lead.size()) : what;
+    const std::string name = rest.substr(0, rest.find_first_of(" :"));
+    const CLI::Option* op = command.get_option_no_throw(name);
+    const auto equals = rest.find(" = ");
+    const std::string value = equals == std::string::npos ? "" : rest.substr(equals + 3);
+    if (op != nullptr && op->get_expected_max() == 0)
+      return name + " is a flag: give it alone, or as " + name + "=true or " + name +
+             "=false" + (value.empty() ? "" : ", not '" + value + "'");
+    return name + " '" + value + "': not a valid value";
+  }
+  return what;  // ValidationError: psfsim's checks, "--grid: 'square' is not one of ..."
+}
+
+void parse_command_line(CommandLine& cli, int argc, const char* const* argv) {
+  cli.config_file->set_command_line_keys(long_option_names(argc, argv));
+  cli.app.parse(argc, argv);
+}
+
 int parse_or_exit_code(CommandLine& cli, int argc, const char* const* argv) {
   CLI::App& app = cli.app;
   try {
-    cli.config_file->set_command_line_keys(long_option_names(argc, argv));
-    app.parse(argc, argv);
+    parse_command_line(cli, argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::RequiredError& e) {
-    if (app.get_subcommands().empty()) {
-      const std::string first = argc > 1 ? argv[1] : "";
-      const std::string what = first.empty() || first.front() == '-'
-                                   ? std::string("a command is required")
-                                   : "unknown command '" + first + "'";
-      return fail(ExitCode::bad_input,
-                  what + ": the commands are run, sweep, export and info (see psfsim --help)");
-    }
-    return fail(ExitCode::bad_input, e.what());
-  } catch (const CLI::ConfigError& e) {
-    const std::string file = app.get_config_ptr()->as<std::string>();
-    return fail(ExitCode::bad_input, "config " + file + ": " + e.what());
-  } catch (const CLI::FileError& e) {
-    return fail(ExitCode::bad_input, std::string("--config: ") + e.what());
   } catch (const CLI::ParseError& e) {
-    return fail(ExitCode::bad_input, e.what());
+    return fail(ExitCode::bad_input, parse_error_message(cli, e, argc, argv));
   }
   return -1;
 }

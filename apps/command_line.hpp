@@ -30,8 +30,18 @@ struct CommandLine {
 
 [[nodiscard]] std::unique_ptr<CommandLine> make_command_line();
 
+// Parses argv into `cli`: the config file's keys, then the command line's over them. Throws
+// CLI11's errors (CLI::ParseError; CLI::CallForHelp and the like for --help and --version).
+void parse_command_line(CommandLine& cli, int argc, const char* const* argv);
+
 // Parses argv; on a parse error or a request for help or the version, returns the exit code
 // to leave with (after printing), else -1.
 [[nodiscard]] int parse_or_exit_code(CommandLine& cli, int argc, const char* const* argv);
+
+// The line psfsim prints for a parse error of `argv` by `cli`, in psfsim's words: CLI11's
+// ("At Most 1 required but received 2", "The following argument was not expected") are
+// replaced by ones that name the option, its value and what it takes.
+[[nodiscard]] std::string parse_error_message(CommandLine& cli, const CLI::ParseError& error,
+                                              int argc, const char* const* argv);
 
 }  // namespace psfsim::app

@@ -1,10 +1,12 @@
 #pragma once
-// How psfsim reads its TOML config files: CLI11's TOML reader, plus arrays for the options
-// whose value is a comma-separated list (`wavelengths = ["500nm:1", "600nm:2"]`,
-// `ee-radii = [1, 2]`), joined with commas into the option's usual text; the repeatable
-// options (`zernike`, `seidel`) and sweep's list options take an array as CLI11 does.
-// An array for a key that takes one value is a CLI::ConfigError naming the table and key.
-// An array may span lines (`key = [` alone on its line, comments inside).
+// How psfsim reads its config files: TOML 1.0 by toml++, turned into the items CLI11 gives
+// its options, so that a key means what its option means on the command line. Keys are the
+// long option names in the [run] and [sweep] tables. A key's TOML type must be the option's
+// (an integer for --samples, true or false for a flag, a string for text); an array is for
+// a repeatable option (zernike, sizes) or for one whose value is a comma-separated list or
+// tuple (wavelengths, ee-radii, spiders: its items joined with commas into the option's
+// usual text). Each value passes its option's own checks here, so that every error is one
+// CLI::ConfigError naming the file, the line and the key.
 #include <CLI/CLI.hpp>
 
 #include <istream>
@@ -18,7 +20,7 @@ namespace psfsim::app {
 class ConfigFile final : public CLI::ConfigTOML {
  public:
   // `app` is the main app whose subcommands' tables the file holds; it must outlive this.
-  explicit ConfigFile(const CLI::App& app) : app_(app) {}
+  explicit ConfigFile(CLI::App& app) : app_(app) {}
   std::vector<CLI::ConfigItem> from_config(std::istream& input) const override;
 
   // The long option names (without dashes) given on the command line, before parsing:
@@ -31,7 +33,7 @@ class ConfigFile final : public CLI::ConfigTOML {
  private:
   [[nodiscard]] bool overridden(const std::string& key) const;
 
-  const CLI::App& app_;
+  CLI::App& app_;
   std::set<std::string> command_line_keys_;
 };
 
@@ -41,5 +43,8 @@ class ConfigFile final : public CLI::ConfigTOML {
 // True for the keys of single-value options whose value is a comma-separated list or tuple:
 // a config array for them is joined with commas.
 [[nodiscard]] bool takes_comma_list(const std::string& key);
+
+// The long name of `app`'s option nearest to `name` (a typo's likely intent), or "".
+[[nodiscard]] std::string nearest_option(const CLI::App& app, const std::string& name);
 
 }  // namespace psfsim::app

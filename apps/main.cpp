@@ -14,6 +14,7 @@
 #include "psfsim/config_text.hpp"
 #include "psfsim/cpu/blas_kernels.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/number_text.hpp"
 #include "psfsim/stop_signals.hpp"
 #include "run_command.hpp"
 
@@ -21,7 +22,8 @@ namespace {
 
 // An empty message: another MPI rank has printed the error.
 int fail(psfsim::ExitCode code, const std::string& message) {
-  if (!message.empty()) std::fprintf(stderr, "psfsim: error: %s\n", message.c_str());
+  if (!message.empty())
+    std::fprintf(stderr, "psfsim: error: %s\n", psfsim::printable(message).c_str());
   return static_cast<int>(code);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "option_checks.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/run_spec.hpp"
 
@@ -25,7 +26,7 @@ void add_metrics_options(CLI::App& run, MetricsOptions& o) {
   run.add_option("--store", o.store,
                  "What the file keeps: frames (/psf), metrics (/metrics only: no frame leaves "
                  "the device) or both; default frames, or both with --metrics")
-      ->check(CLI::IsMember({"frames", "metrics", "both"}))
+      ->check(one_of({"frames", "metrics", "both"}))
       ->type_name("frames|metrics|both");
 }
 

@@ -1,6 +1,8 @@
 #include "optics_options.hpp"
 
+#include "option_checks.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/number_text.hpp"
 #include "psfsim/spectrum.hpp"
 
 #include <cmath>
@@ -14,6 +16,7 @@ void add_optics_options(CLI::App& run, OpticsOptions& o) {
                      "550nm)")
       ->type_name("LENGTH");
   run.add_option("--fnumber", o.fnumber, "Focal ratio F; with --pixel-pitch the pixel is p/(lambda F) lambda/D")
+      ->transform(finite_number())
       ->type_name("F");
   run.add_option("--pixel-pitch", o.pixel_pitch, "Detector pixel pitch, with --fnumber" + lengths + "18um)")
       ->type_name("LENGTH");
@@ -34,15 +37,16 @@ void add_optics_options(CLI::App& run, OpticsOptions& o) {
   run.add_option("--aberration-units", o.aberration_units,
                  "Units of the --zernike/--seidel/--vary/--random/--frames coefficients: waves at "
                  "the reference wavelength, or OPD in nm or um")
-      ->check(CLI::IsMember({"waves", "nm", "um"}))
+      ->check(one_of({"waves", "nm", "um"}))
       ->capture_default_str();
   run.add_option("--propagation", o.propagation,
                  "fft: crop of the padded FFT; mft: matrix Fourier transform at any pixel scale "
                  "and frame size; auto: the faster where both apply, else mft")
-      ->check(CLI::IsMember({"fft", "mft", "auto"}))
+      ->check(one_of({"fft", "mft", "auto"}))
       ->capture_default_str();
   run.add_option("--oversample", o.oversample,
                  "S: compute S x S sub-pixels per detector pixel and sum them (pixel integration)")
+      ->transform(integer_in(1, max_oversample))
       ->type_name("S")
       ->capture_default_str();
   run.add_option("--jitter", o.jitter,
@@ -52,16 +56,21 @@ void add_optics_options(CLI::App& run, OpticsOptions& o) {
   run.add_option("--photons", o.photons,
                  "Photo-electrons reaching the whole focal plane per frame; adds Poisson noise and "
                  "stores photo-electrons (--normalize is then ignored)")
+      ->transform(finite_number())
       ->type_name("P");
   run.add_option("--background", o.background, "Background photo-electrons per pixel (with --photons)")
+      ->transform(finite_number())
       ->type_name("B")
       ->capture_default_str();
   run.add_option("--read-noise", o.read_noise, "Read noise, electrons RMS per pixel (with --photons)")
+      ->transform(finite_number())
       ->type_name("R")
       ->capture_default_str();
   run.add_option("--noise-seed", o.noise_seed,
                  "Seed of the noise: the same seed gives the same noise on every backend, "
-                 "chunking and machine (default 0)")
+                 "chunking and machine: a decimal integer from 0 to 18446744073709551615 "
+                 "(2^64 - 1; default 0)")
+      ->transform(seed_digits())
       ->type_name("SEED");
 }
 
@@ -71,7 +80,7 @@ OpticsSpec to_optics_spec(const OpticsOptions& o) {
     s.wavelength_m = parse_length(o.wavelength, "--wavelength", Sign::positive);
   if (o.fnumber) {
     if (!(std::isfinite(*o.fnumber) && *o.fnumber > 0.0))
-      throw InputError("--fnumber " + std::to_string(*o.fnumber) + ": must be a number > 0");
+      throw InputError("--fnumber " + format_number(*o.fnumber) + ": must be a number > 0");
     s.fnumber = o.fnumber;
   }
   if (!o.pixel_pitch.empty())

@@ -1,10 +1,14 @@
 #include "pupil_options.hpp"
 
+#include <limits>
+
+#include "option_checks.hpp"
+
 namespace psfsim::app {
 
 void add_pupil_options(CLI::App& c, PupilOptions& o) {
   c.add_option("--grid", o.grid, "centered: x_i = (i - N/2)*2/N; linspace: numpy.linspace(-1, 1, N)")
-      ->check(CLI::IsMember({"centered", "linspace"}))
+      ->check(one_of({"centered", "linspace"}))
       ->capture_default_str();
   c.add_option("--seidel", o.seidel,
                "l,m,W: W waves of rho^l cos^m(phi), e.g. 2,1,1.0 or 4,0,0.25 (repeatable)")
@@ -17,28 +21,31 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
                "How --zernike, --vary, --random and --frames number Zernikes: noll (Noll 1976, "
                "from 1), ansi (ANSI Z80.28/OSA j = (n(n+2)+m)/2, from 0) or fringe (University "
                "of Arizona/Zemax Fringe, 1-37)")
-      ->check(CLI::IsMember({"noll", "ansi", "fringe"}))
+      ->check(one_of({"noll", "ansi", "fringe"}))
       ->capture_default_str();
   c.add_option("--zernike-norm", o.zernike_norm,
                "rms: c is the term's RMS over the pupil (Noll's orthonormal terms); unit: the "
                "radial part is 1 at the rim, no sqrt(n+1) factor (default: rms for noll and "
                "ansi, unit for fringe)")
-      ->check(CLI::IsMember({"rms", "unit"}));
+      ->check(one_of({"rms", "unit"}));
   c.add_option("--obscuration", o.obscuration, "Central obscuration ratio in [0, 1)")
+      ->transform(finite_number())
       ->type_name("E")
       ->capture_default_str();
   c.add_option("--normalize", o.normalize,
                "none: |E|^2; peak: divide by (sum A)^2, the centre is the Strehl ratio; "
                "sum: each frame sums to 1")
-      ->check(CLI::IsMember({"none", "peak", "sum"}))
+      ->check(one_of({"none", "peak", "sum"}))
       ->capture_default_str();
   c.add_option("--threads", o.threads,
                "CPU threads (0: psfsim chooses among the cores this process may use, its "
                "affinity: for a batch all of them, a frame each; for one PSF one thread below "
                "M = 256, all from there)")
+      ->transform(integer_in(0, max_threads))
       ->type_name("T")
       ->capture_default_str();
   c.add_option("--device", o.device, "GPU index for the cuda backend")
+      ->transform(integer_in(0, std::numeric_limits<int>::max()))
       ->type_name("D")
       ->capture_default_str();
   c.add_option("--fft-effort", o.fft_effort,
@@ -46,7 +53,7 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
                "third less FFT time) but plans for seconds, once: the wisdom cache keeps its plans; "
                "default: measure, or estimate with --wisdom none, so that reruns without wisdom "
                "still plan alike")
-      ->check(CLI::IsMember({"estimate", "measure", "patient", "exhaustive"}));
+      ->check(one_of({"estimate", "measure", "patient", "exhaustive"}));
   c.add_option("--wisdom", o.wisdom,
                "FFTW wisdom file, read before planning and updated after (CPU backend); default: the "
                "per-user cache $XDG_CACHE_HOME/psfsim/fftw-wisdom (else ~/.cache/psfsim/), "

@@ -1,5 +1,6 @@
 #include "run_options.hpp"
 
+#include "option_checks.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
@@ -17,18 +18,21 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   choices.push_back("auto");
   run.add_option("--backend", o.backend,
                  registry.summaries() + "; auto: the first usable of " + order)
-      ->check(CLI::IsMember(choices))
+      ->check(one_of(choices))
       ->capture_default_str();
   run.add_option("--precision", o.precision, "Arithmetic and stored precision")
-      ->check(CLI::IsMember({"single", "double"}))
+      ->check(one_of({"single", "double"}))
       ->capture_default_str();
   run.add_option("--samples", o.samples, "N: pupil samples across the diameter")
+      ->transform(integer_in(2, max_samples))
       ->type_name("N")
       ->capture_default_str();
   run.add_option("--pad-factor", o.pad_factor,
                  "Q >= 1: padded size M = round(Q*N) (default 2); samples per lambda/D")
+      ->transform(finite_number())
       ->type_name("Q");
   run.add_option("--padded-size", o.padded_size, "M >= N: padded FFT size (instead of Q)")
+      ->transform(integer_in(2, max_padded_size))
       ->type_name("M");
   add_pupil_options(run, o.pupil);
   add_aperture_options(run, o.aperture);
@@ -47,14 +51,17 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--crop", o.crop,
                  "K: keep the central K x K of each frame (with a physical pixel scale: the "
                  "detector's K x K pixels, default 128)")
+      ->transform(integer_in(1, max_padded_size))
       ->type_name("K");
   add_optics_options(run, o.optics);
   add_metrics_options(run, o.metrics);
   run.add_option("--repeat", o.repeat, "Compute R times, recording the timings of each")
+      ->transform(integer_in(1, max_repeat))
       ->type_name("R")
       ->capture_default_str();
   run.add_option("--chunk-frames", o.chunk_frames,
                  "Frames per compute call and per write (0: at most 16 MiB of output and 4096 frames)")
+      ->transform(integer_in(0, max_chunk_frames))
       ->type_name("F")
       ->capture_default_str();
   run.add_option("--compression", o.compression,

@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "option_checks.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
@@ -24,6 +25,8 @@ constexpr double not_a_stage = std::numeric_limits<double>::quiet_NaN();
 
 // Untimed calls before the measured ones: plan upload, caches, page faults, GPU clocks.
 constexpr int warmup_calls = 3;
+
+constexpr int max_batch = 1'000'000;
 
 std::string toml_array(const std::vector<int>& values) {
   std::string out = "[";
@@ -113,9 +116,11 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
   sweep.add_flag("--force", o.force, "Replace an existing output (a regular file only)");
   sweep.add_option("--sizes", o.sizes, "Pupil sizes N, comma-separated")
       ->delimiter(',')
+      ->transform(integer_in(2, max_samples))
       ->type_name("N,...")
       ->capture_default_str();
   sweep.add_option("--pad-factor", o.pad_factor, "Q >= 1: M = round(Q*N)")
+      ->transform(finite_number())
       ->type_name("Q")
       ->capture_default_str();
   const BackendRegistry& registry = builtin_backends();
@@ -125,30 +130,33 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
                    "Backends to time (default: every one compiled in; unusable ones are "
                    "reported and skipped). " + registry.summaries())
       ->delimiter(',')
-      ->check(CLI::IsMember(registry.names()))
+      ->check(one_of(registry.names()))
       ->type_name(names);
   sweep.add_option("--precisions", o.precisions, "single and/or double, comma-separated")
       ->delimiter(',')
-      ->check(CLI::IsMember({"single", "double"}))
+      ->check(one_of({"single", "double"}))
       ->type_name("P,...")
       ->capture_default_str();
   sweep.add_option("--batch", o.batch, "Frames per compute, comma-separated")
       ->delimiter(',')
+      ->transform(integer_in(1, max_batch))
       ->type_name("B,...")
       ->capture_default_str();
   sweep.add_option("--repeat", o.repeat, "Timed computes per combination (after warm-up)")
+      ->transform(integer_in(1, max_repeat))
       ->type_name("R")
       ->capture_default_str();
   sweep.add_option("--crop", o.crops,
                    "Frame sizes K to keep, comma-separated (the K axis; fft rows need K <= M, "
                    "default: the full M x M frame)")
       ->delimiter(',')
+      ->transform(integer_in(1, max_padded_size))
       ->type_name("K,...");
   sweep.add_option("--propagation", o.propagations,
                    "fft, mft and/or auto, comma-separated: each is timed (auto: what `run` "
                    "picks; the row records the choice)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"fft", "mft", "auto"}))
+      ->check(one_of({"fft", "mft", "auto"}))
       ->type_name("P,...")
       ->capture_default_str();
   add_pupil_options(sweep, o.pupil);
@@ -165,11 +173,13 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line,
   // Validate everything through the run rules before timing anything.
   if (o.sizes.empty() || o.batch.empty() || o.precisions.empty())
     throw InputError("--sizes, --batch, --precisions: each needs at least one value");
-  if (o.repeat < 1 || o.repeat > 1'000'000)
-    throw InputError("--repeat " + std::to_string(o.repeat) + ": must be between 1 and 1000000");
+  if (o.repeat < 1 || o.repeat > max_repeat)
+    throw InputError("--repeat " + std::to_string(o.repeat) + ": must be between 1 and " +
+                     std::to_string(max_repeat));
   for (int b : o.batch)
-    if (b < 1 || b > 1'000'000)
-      throw InputError("--batch " + std::to_string(b) + ": must be between 1 and 1000000");
+    if (b < 1 || b > max_batch)
+      throw InputError("--batch " + std::to_string(b) + ": must be between 1 and " +
+                       std::to_string(max_batch));
   for (int k : o.crops)
     if (k < 1 || k > max_padded_size)
       throw InputError("--crop " + std::to_string(k) + ": must be between 1 and " +

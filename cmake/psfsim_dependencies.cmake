@@ -1,4 +1,4 @@
-# Debian's packages: libfftw3-dev, libhdf5-dev, libcli11-dev (see README).
+# Debian's packages: libfftw3-dev, libhdf5-dev, libcli11-dev, libtomlplusplus-dev (see README).
 include(psfsim_fftw)
 if(NOT PSFSIM_FFTW3_FOUND)
   message(FATAL_ERROR "FFTW 3 (fftw3 and fftw3f through pkg-config, with libfftw3_omp and "
@@ -16,6 +16,18 @@ if(NOT CLI11_FOUND)
   add_library(CLI11::CLI11 INTERFACE IMPORTED)
   target_include_directories(CLI11::CLI11 INTERFACE ${CLI11_INCLUDE_DIR})
 endif()
+# toml++ 3 (Debian: libtomlplusplus-dev) reads the config files, header-only: the binary needs
+# no libtomlplusplus3 at run time, and the fuzzer's sanitizers see the parser it runs.
+find_package(tomlplusplus 3 CONFIG QUIET)
+if(NOT tomlplusplus_FOUND)
+  message(FATAL_ERROR "toml++ 3 (tomlplusplusConfig.cmake) not found: install "
+                      "libtomlplusplus-dev")
+endif()
+get_target_property(PSFSIM_TOMLPLUSPLUS_INCLUDE tomlplusplus::tomlplusplus
+                    INTERFACE_INCLUDE_DIRECTORIES)
+add_library(psfsim_tomlplusplus INTERFACE)
+target_include_directories(psfsim_tomlplusplus SYSTEM INTERFACE ${PSFSIM_TOMLPLUSPLUS_INCLUDE})
+target_compile_definitions(psfsim_tomlplusplus INTERFACE TOML_HEADER_ONLY=1)
 # MPI (Debian: libopenmpi-dev, openmpi-bin) for `mpirun -n R psfsim run` (docs/scaling.md).
 # Only the executable links it; the core library and its installed package do not.
 set(PSFSIM_HAVE_MPI OFF)

@@ -1,7 +1,8 @@
 // One fuzz target for every parser of user input. The first byte picks the parser, the rest
 // is its text. A parser may refuse input only with psfsim::InputError (or CLI11's parse
-// errors, which main() turns into exit 2); any other exception, a crash or a sanitizer
-// finding is a bug.
+// errors, which main() turns into exit 2 with psfsim's own message); any other exception,
+// a crash, a sanitizer finding, a message in CLI11's words, or a broken round trip (a
+// number, a seed or an effective configuration that does not read back as itself) is a bug.
 #include <unistd.h>
 
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "command_line.hpp"
+#include "option_checks.hpp"
+#include "psfsim/config_text.hpp"
 #include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
@@ -42,20 +45,71 @@ std::vector<std::string> arguments(std::string_view text) {
   return args;
 }
 
-void parse_command_line(const std::vector<std::string>& args) {
+// CLI11's own phrases, which psfsim's messages replace (unless the input itself held them,
+// echoed back).
+bool in_cli11_words(const std::string& message, std::string_view input) {
+  for (const std::string_view phrase : {"INI ", "At Most", "At least", "Could not convert",
+                                        "not expected", "required but received", "not in {"})
+    if (message.find(phrase) != std::string::npos && input.find(phrase) == std::string::npos)
+      return true;
+  return message.empty();
+}
+
+// The effective [run] table a run records; `input` is the text the arguments came from.
+std::string effective_config(const std::vector<std::string>& args, std::string_view input,
+                             bool& parsed);
+
+// TOML is UTF-8: a file name that is not cannot be written in it (the recorded config keeps
+// its bytes, which psfsim then refuses to read, naming the line).
+bool utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t code = 0;
+    const std::size_t length = static_cast<unsigned char>(text[i]) < 0x80
+                                   ? 1
+                                   : psfsim::utf8_code_point(text.substr(i), code);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
+void parse_command_line(const std::vector<std::string>& args, std::string_view input) {
+  bool parsed = false;
+  const std::string config = effective_config(args, input, parsed);
+  if (!parsed || !utf8(config)) return;
+  // Fed back with -c, the effective configuration is the same run.
+  bool again = false;
+  const std::vector<std::string> back{"psfsim", "-c", file_with(config, ".again.toml"), "run"};
+  if (effective_config(back, config, again) != config || !again) __builtin_trap();
+}
+
+std::string effective_config(const std::vector<std::string>& args, std::string_view input,
+                             bool& parsed) {
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
+  const int argc = static_cast<int>(argv.size());
   auto cli = psfsim::app::make_command_line();
+  parsed = false;
   try {
-    cli->app.parse(static_cast<int>(argv.size()), argv.data());
-  } catch (const CLI::ParseError&) {
-    return;  // refused: exit 2 (or help/version) in psfsim
+    psfsim::app::parse_command_line(*cli, argc, argv.data());
+  } catch (const CLI::CallForHelp&) {
+    return {};
+  } catch (const CLI::CallForAllHelp&) {
+    return {};
+  } catch (const CLI::CallForVersion&) {
+    return {};
+  } catch (const CLI::ParseError& e) {  // refused: exit 2 with this line
+    if (in_cli11_words(psfsim::app::parse_error_message(*cli, e, argc, argv.data()), input))
+      __builtin_trap();
+    return {};
   }
-  if (cli->run->parsed()) {
-    try {
-      (void)psfsim::app::to_run_spec(cli->run_options);
-    } catch (const InputError&) {
-    }
+  if (!cli->run->parsed()) return {};
+  try {
+    const std::string config = psfsim::to_toml(psfsim::app::to_run_spec(cli->run_options));
+    parsed = true;
+    return config;
+  } catch (const InputError&) {
+    return {};
   }
 }
 
@@ -113,9 +167,41 @@ void fuzz_csv(std::string_view text) {
   }
 }
 
+// The seed parser, the printable form of echoed text, the byte-order mark and the options'
+// own checks on numbers.
+void fuzz_text(std::string_view text) {
+  if (const auto seed = psfsim::parse_seed(text)) {
+    if (psfsim::parse_seed(std::to_string(*seed)) != seed) __builtin_trap();
+    if (psfsim::trim(text).find_first_not_of("0123456789") != std::string_view::npos)
+      __builtin_trap();
+  }
+  const std::string shown = psfsim::printable(text);
+  for (const char c : shown)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) __builtin_trap();
+  if (psfsim::printable(shown) != shown) __builtin_trap();
+  const std::string_view rest = psfsim::without_bom(text);
+  if (rest.size() != text.size() && rest.size() + 3 != text.size()) __builtin_trap();
+  // A value a check accepts comes out in the form the same check accepts unchanged.
+  for (const CLI::Validator& check :
+       {psfsim::app::integer_in(-5, 1'000'000), psfsim::app::finite_number(),
+        psfsim::app::seed_digits()}) {
+    std::string value(text);
+    if (!check(value).empty()) continue;
+    std::string again = value;
+    if (!check(again).empty() || again != value) __builtin_trap();
+  }
+}
+
+// A byte-order mark before a config file and a CSV file.
+void fuzz_marked(std::string_view text) {
+  const std::string marked = "\xef\xbb\xbf" + std::string(text);
+  parse_command_line({"psfsim", "-c", file_with(marked, ".toml"), "run"}, text);
+  fuzz_csv(marked);
+}
+
 void fuzz_config(std::string_view text) {
-  parse_command_line({"psfsim", "-c", file_with(text, ".toml"), "run"});
-  parse_command_line({"psfsim", "-c", file_with(text, ".toml"), "sweep"});
+  parse_command_line({"psfsim", "-c", file_with(text, ".toml"), "run"}, text);
+  parse_command_line({"psfsim", "-c", file_with(text, ".toml"), "sweep"}, text);
 }
 
 }  // namespace
@@ -123,13 +209,15 @@ void fuzz_config(std::string_view text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-  switch (data[0] % 6) {
-    case 0: parse_command_line(arguments(text)); break;
+  switch (data[0] % 8) {
+    case 0: parse_command_line(arguments(text), text); break;
     case 1: fuzz_config(text); break;
     case 2: fuzz_csv(text); break;
     case 3: fuzz_terms(text); break;
     case 4: fuzz_batches(text); break;
     case 5: fuzz_units(text); break;
+    case 6: fuzz_text(text); break;
+    case 7: fuzz_marked(text); break;
   }
   return 0;
 }

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 struct BadInput {
   std::string name;
-  std::string args;     // the output option is appended
+  std::string args;     // the output option is appended (to run and sweep)
   std::string mention;  // the error line must contain this
 };
 
@@ -28,13 +28,21 @@ TEST_P(CliRejects, WithExit2OneNamedLineAndNoFile) {
   const BadInput& bad = GetParam();
   const std::string dir = fresh_dir("reject-" + bad.name);
   std::string args = bad.args;
-  if (args.find("-o ") == std::string::npos) args += " -o " + dir + "/out.h5";
+  const bool writes = args.rfind("run", 0) == 0 || args.rfind("sweep", 0) == 0;
+  if (writes && args.find("-o ") == std::string::npos) args += " -o " + dir + "/out.h5";
   const auto result = run_psfsim(args);
   EXPECT_EQ(result.exit_code, 2) << result.stderr_text;
   EXPECT_EQ(result.stderr_text.rfind("psfsim: error: ", 0), 0u) << result.stderr_text;
   EXPECT_EQ(std::count(result.stderr_text.begin(), result.stderr_text.end(), '\n'), 1)
       << result.stderr_text;
   EXPECT_NE(result.stderr_text.find(bad.mention), std::string::npos) << result.stderr_text;
+  // Whatever the input held, the line is printable ASCII: no control byte, no raw byte of a
+  // binary file (the cases here echo no UTF-8 text).
+  for (std::size_t i = 0; i + 1 < result.stderr_text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(result.stderr_text[i]);
+    EXPECT_TRUE(c >= 0x20 && c < 0x7f) << "byte " << int(c) << " at " << i << ": "
+                                       << result.stderr_text;
+  }
   EXPECT_TRUE(folder_is_empty_of_outputs(dir));
 }
 
@@ -71,13 +79,43 @@ std::vector<BadInput> bad_inputs() {
   const std::string empty_terms = write_text(d + "/empty-terms.toml", "[run]\nzernike = [ ]\n");
   const std::string bad_list_item =
       write_text(d + "/bad-list-item.toml", "[run]\nmetrics = [\"strehl\", \"sharpness\"]\n");
+  // TOML read as TOML 1.0 (toml++): psfsim's own words name the file, the line and the key.
+  const auto config = [&](const std::string& name, const std::string& text) {
+    return write_text(d + "/" + name + ".toml", text);
+  };
+  const std::string unknown_table = config("unknown-table", "[foo]\nsamples = 64\n");
+  const std::string outside = config("outside", "# comment\nsamples = 64\n[run]\n");
+  const std::string fraction = config("fraction", "[run]\nbackend = \"cpu\"\nsamples = 64.5\n");
+  const std::string twice = config("twice", "[run]\nsamples = 64\nsamples = 32\n");
+  const std::string not_toml = config("not-toml", "[run]\nsamples 64\n");
+  const std::string too_big = config("too-big", "[run]\n" + std::string(1 << 20, '#') + "\n");
+  const std::string bad_utf8 = config("bad-utf8", "[run]\nwavelength = \"5\xff\xfenm\"\n");
+  // A binary file given as the config: its bytes are never echoed.
+  const std::string binary =
+      config("binary", std::string("\x7f" "ELF\x02\x01\x01\0\0\x1b[31m", 14));
+  const std::string escape = config("escape", "[run]\ngrid = \"a\\u001b[31mb\"\n");
+  const std::string threads = config("threads", "[run]\nthreads = 100000\n");
+  const std::string number_for_text = config("number-for-text", "[run]\nwavelength = 550\n");
+  const std::string seed_negative =
+      config("seed-negative", "[run]\nphotons = 10\nnoise-seed = -1\n");
+  const std::string seed_exponent =
+      config("seed-exponent", "[run]\nphotons = 10\nnoise-seed = 1e23\n");
+  const std::string seed_too_big =
+      config("seed-too-big", "[run]\nphotons = 10\nnoise-seed = \"18446744073709551616\"\n");
+  const std::string seed_integer_too_big =
+      config("seed-integer-too-big", "[run]\nphotons = 10\nnoise-seed = 18446744073709551616\n");
+  const std::string sweep_unknown = config("sweep-unknown", "[sweep]\nsize = [64]\n");
+  const std::string non_ascii = config("non-ascii", "[run]\nsamples = 64\xcf\x8c\n");
+  const std::string bom_bad = config("bom-bad", "\xef\xbb\xbf[run]\nsampels = 64\n");
+  const std::string bom_csv = write_text(d + "/bom-bad.csv", "\xef\xbb\xbfZ4,W7\n0.1,0.2\n");
   return {
-      {"unknown_option", "run --bogus 3", "--bogus"},
-      {"wrong_type", "run --samples abc", "--samples"},
+      {"unknown_option", "run --bogus 3", "unknown option '--bogus' for psfsim run"},
+      {"wrong_type", "run --samples abc", "--samples: 'abc' must be an integer from 2 to 16384"},
       {"fractional_samples", "run --samples 12.5", "--samples"},
       {"samples_below_2", "run --samples 1", "--samples"},
       {"samples_negative", "run --samples -5", "--samples"},
-      {"samples_overflow", "run --samples 99999999999", "--samples"},
+      {"samples_overflow", "run --samples 99999999999",
+       "--samples: '99999999999' must be an integer from 2 to 16384"},
       {"samples_absurd", "run --samples 16384 --pad-factor 4", "memory"},
       {"pad_factor_below_1", "run --pad-factor 0.5", "--pad-factor"},
       {"pad_factor_infinite", "run --pad-factor inf", "--pad-factor"},
@@ -90,20 +128,28 @@ std::vector<BadInput> bad_inputs() {
       {"obscuration_nan", "run --obscuration nan", "--obscuration"},
       {"obscuration_one", "run --obscuration 1", "--obscuration"},
       {"obscuration_negative", "run --obscuration -0.1", "--obscuration"},
-      {"bad_precision", "run --precision half", "--precision"},
+      {"bad_precision", "run --precision half", "--precision: 'half' is not one of single, double"},
       {"missing_output", "run --samples 64 -o ''", "--output"},
-      {"missing_config", "run -c " + d + "/no-such.toml", "no-such.toml"},
-      {"config_is_folder", "run -c " + d, d},
-      {"config_unknown_key", "run -c " + unknown_key, "sampels"},
-      {"config_wrong_type", "run -c " + wrong_type, "samples"},
-      {"config_quoted_number", "run -c " + quoted_number, "[run] samples: takes a number"},
-      {"config_flag_text", "run -c " + flag_text, "[run] force: takes true or false"},
-      {"config_flag_number", "run -c " + flag_number, "[run] quiet: takes true or false"},
-      {"config_one_item_array", "run -c " + one_item, "[run] samples: takes one value"},
-      {"config_bad_choice", "run -c " + bad_choice, "--grid"},
+      {"missing_config", "run -c " + d + "/no-such.toml",
+       "--config " + d + "/no-such.toml: no such file"},
+      {"config_is_folder", "run -c " + d, "--config " + d + ": a folder, not a config file"},
+      {"config_unknown_key", "run -c " + unknown_key,
+       "unknown-key.toml line 2: unknown key 'sampels' in [run]; did you mean 'samples'?"},
+      {"config_wrong_type", "run -c " + wrong_type,
+       "wrong-type.toml line 2: key 'samples' in [run] takes an integer, not the string \"many\""},
+      {"config_quoted_number", "run -c " + quoted_number,
+       "quoted-number.toml line 2: key 'samples' in [run] takes an integer, not the string \"64\""},
+      {"config_flag_text", "run -c " + flag_text,
+       "flag-text.toml line 2: key 'force' in [run] takes true or false, not the string"},
+      {"config_flag_number", "run -c " + flag_number,
+       "flag-number.toml line 2: key 'quiet' in [run] takes true or false, not 1"},
+      {"config_one_item_array", "run -c " + one_item,
+       "one-item.toml line 2: key 'samples' in [run] takes one value, not the array [48]"},
+      {"config_bad_choice", "run -c " + bad_choice,
+       "bad-choice.toml line 2: key 'grid' in [run]: 'square' is not one of centered, linspace"},
       {"no_command", "", "command"},
       {"unknown_command", "bogus --samples 3", "unknown command 'bogus'"},
-      {"sweep_size_below_2", "sweep --sizes 0", "--sizes 0"},
+      {"sweep_size_below_2", "sweep --sizes 0", "--sizes: '0' must be an integer from 2 to 16384"},
       {"csv_missing_column", "run --frames " + short_row, "short-row.csv:3"},
       {"csv_unknown_term", "run --frames " + bad_term, "bad-term.csv:1"},
       {"csv_not_a_number", "run --frames " + bad_number, "bad-number.csv:3"},
@@ -142,12 +188,12 @@ std::vector<BadInput> bad_inputs() {
       {"noise_seed_without_photons", "run --noise-seed 5", "--photons"},
       {"store_both_without_metrics", "run --store both", "--metrics"},
       {"bad_propagation", "run --propagation dft", "--propagation"},
-      {"sweep_bad_size", "sweep --sizes 64,1", "--sizes 1"},
+      {"sweep_bad_size", "sweep --sizes 64,1", "--sizes: '1' must be an integer from 2 to 16384"},
       {"sweep_bad_batch", "sweep --sizes 16 --batch 0", "--batch"},
       {"sweep_unknown_backend", "sweep --backends gpu", "--backends"},
       {"unknown_backend", "run --backend gpu", "--backend"},
       {"device_negative", "run --device -1", "--device"},
-      {"threads_negative", "run --threads -1", "--threads"},
+      {"threads_negative", "run --threads -1", "--threads: '-1' must be an integer from 0 to 4096"},
       {"repeat_zero", "run --repeat 0", "--repeat"},
       {"padded_size_too_large", "run --padded-size 70000", "--padded-size"},
       {"pad_factor_and_padded_size", "run --pad-factor 2 --padded-size 256", "--padded-size"},
@@ -184,18 +230,111 @@ std::vector<BadInput> bad_inputs() {
        "fringe.csv:1: the Fringe index of 'Z38'"},
       {"sweep_fringe_index", "sweep --zernike-order fringe --zernike 40,0.1",
        "Fringe indices run from 1 to 37"},
-      {"config_bad_zernike_order", "run -c " + bad_order, "--zernike-order"},
-      {"config_scalar_array", "run -c " + samples_array, "samples-array.toml: [run] samples"},
+      {"config_bad_zernike_order", "run -c " + bad_order,
+       "key 'zernike-order' in [run]: 'osa' is not one of noll, ansi, fringe"},
+      {"config_scalar_array", "run -c " + samples_array,
+       "samples-array.toml line 2: key 'samples' in [run] takes one value"},
       {"config_number_array", "run -c " + obscuration_array,
-       "obscuration-array.toml: [run] obscuration"},
-      {"config_flag_array", "run -c " + force_array, "force-array.toml: [run] force"},
+       "obscuration-array.toml line 2: key 'obscuration' in [run] takes one value"},
+      {"config_flag_array", "run -c " + force_array,
+       "force-array.toml line 2: key 'force' in [run] takes one value"},
       {"config_sweep_scalar_array", "sweep -c " + sweep_repeat_array,
-       "sweep-repeat-array.toml: [sweep] repeat"},
-      {"config_empty_list", "run -c " + empty_list, "empty-list.toml: [run] metrics"},
-      {"config_unclosed_array", "run -c " + unclosed, "unclosed.toml: zernike"},
-      {"config_empty_terms", "run -c " + empty_terms, "empty-terms.toml: [run] zernike"},
+       "sweep-repeat-array.toml line 2: key 'repeat' in [sweep] takes one value"},
+      {"config_empty_list", "run -c " + empty_list,
+       "empty-list.toml line 2: key 'metrics' in [run]: an empty array"},
+      {"config_unclosed_array", "run -c " + unclosed,
+       "unclosed.toml line 3: not valid TOML: encountered end-of-file (in an array)"},
+      {"config_empty_terms", "run -c " + empty_terms,
+       "empty-terms.toml line 2: key 'zernike' in [run]: an empty array"},
       // A list's items are checked as its comma string's are.
       {"config_bad_list_item", "run -c " + bad_list_item, "sharpness"},
+      {"config_unknown_table", "run -c " + unknown_table,
+       "unknown-table.toml line 1: unknown table [foo]: psfsim reads [run] and [sweep]"},
+      {"config_key_outside_a_table", "run -c " + outside,
+       "outside.toml line 2: key 'samples' is outside a table"},
+      {"config_fraction_for_integer", "run -c " + fraction,
+       "fraction.toml line 3: key 'samples' in [run] takes an integer, not 64.5"},
+      {"config_key_twice", "run -c " + twice,
+       "twice.toml line 3: not valid TOML: cannot redefine existing integer 'samples'"},
+      {"config_not_toml", "run -c " + not_toml, "not-toml.toml line 2: not valid TOML"},
+      {"config_too_big", "run -c " + too_big, "too-big.toml: larger than 1 MiB"},
+      {"config_bad_utf8", "run -c " + bad_utf8,
+       "bad-utf8.toml line 2: not valid TOML: Encountered invalid utf-8 sequence"},
+      {"config_binary", "run -c " + binary, "binary.toml line 1: not valid TOML"},
+      {"config_escape_echoed_escaped", "run -c " + escape,
+       "escape.toml line 2: key 'grid' in [run]: 'a\\x1b[31mb' is not one of"},
+      {"config_threads_bound", "run -c " + threads,
+       "key 'threads' in [run]: '100000' must be an integer from 0 to 4096"},
+      {"config_number_for_text", "run -c " + number_for_text,
+       "key 'wavelength' in [run] takes a string, not 550"},
+      {"config_seed_negative", "run -c " + seed_negative,
+       "key 'noise-seed' in [run]: '-1' must be a decimal integer from 0 to 18446744073709551615"},
+      {"config_seed_exponent", "run -c " + seed_exponent,
+       "key 'noise-seed' in [run] takes an integer, not 1e23"},
+      {"config_seed_too_big", "run -c " + seed_too_big,
+       "'18446744073709551616' must be a decimal integer from 0 to 18446744073709551615"},
+      {"config_seed_integer_too_big", "run -c " + seed_integer_too_big,
+       "seed-integer-too-big.toml line 3: not valid TOML: '18446744073709551616' is not "
+       "representable in 64 bits"},
+      {"config_non_ascii_outside_strings", "run -c " + non_ascii,
+       "non-ascii.toml line 2: not valid TOML: a non-ASCII character outside a string"},
+      {"config_sweep_unknown_key", "sweep -c " + sweep_unknown,
+       "unknown key 'size' in [sweep]; did you mean 'sizes'?"},
+      // A byte-order mark is read past, in a config and in a CSV file: what follows is what
+      // the messages are about.
+      {"config_with_bom", "run -c " + bom_bad, "bom-bad.toml line 2: unknown key 'sampels'"},
+      {"csv_with_bom", "run --frames " + bom_csv, "bom-bad.csv:1: unknown term 'W7'"},
+      // psfsim's words for what CLI11 refuses: each names the option.
+      {"option_twice", "run --samples 64 --samples 32",
+       "--samples given twice (it takes one value)"},
+      {"output_twice", "run -o " + d + "/a.h5 -o " + d + "/b.h5",
+       "--output given twice (it takes one value)"},
+      {"unknown_option_near_one", "run --sampels 64",
+       "unknown option '--sampels' for psfsim run; did you mean --samples?"},
+      {"value_missing", "run -o " + d + "/m.h5 --samples", "--samples N: the value is missing"},
+      {"extra_argument", "run extra", "unexpected argument 'extra' for psfsim run"},
+      {"export_extra_argument", "export " + d + "/a.h5 " + d + "/b.h5 --fits " + d + "/c.fits",
+       "unexpected argument '" + d + "/b.h5' for psfsim export"},
+      {"export_without_fits", "export " + d + "/a.h5",
+       "--fits is required (psfsim export IN.h5 --fits OUT.fits)"},
+      {"export_without_input", "export --fits " + d + "/a.fits",
+       "the input IN.h5 is required (psfsim export IN.h5 --fits OUT.fits)"},
+      {"flag_with_a_value", "run --force=bogus", "--force is a flag"},
+      {"choice_listed", "run --grid square", "--grid: 'square' is not one of centered, linspace"},
+      {"number_overflows", "run --fnumber 1e400 --pixel-pitch 5um --wavelength 1um",
+       "--fnumber: '1e400' is not a finite number"},
+      {"control_bytes_escaped", "run --wavelength \"$(printf '5\\033[31mnm')\"",
+       "--wavelength '5\\x1b[31mnm'"},
+      // Each bound is the real one, its numbers in shortest form.
+      {"threads_above_bound", "run --threads 100000",
+       "--threads: '100000' must be an integer from 0 to 4096"},
+      {"jitter_overflows", "run --jitter 1e308deg --diameter 1m --wavelength 1um",
+       "--jitter 1e+308deg: too large: at most 1e+06 lambda/D (57.29577951308232deg at this "
+       "wavelength and diameter)"},
+      {"jitter_lod_overflows", "run --jitter 1e308lod --samples 16 --backend cpu",
+       "--jitter 1e+308lod: too large: at most 1e+06 lambda/D"},
+      {"pixel_scale_too_coarse",
+       "run --wavelength 1e-300m --pixel-scale 1mas --diameter 1m --samples 16 --backend cpu",
+       "a pixel of 4.848136811095359e+291 lambda/D is too coarse: the MFT takes at most "
+       "8323580.031007752 lambda/D per pixel on a 128-pixel frame"},
+      {"pad_factor_too_large", "run --pad-factor 1e308",
+       "--pad-factor 1e+308: too large: at most 512 at --samples 128"},
+      {"sweep_pad_factor_below_1", "sweep --pad-factor 0.5",
+       "--pad-factor 0.5: must be a finite number >= 1"},
+      {"obscuration_shortest", "run --obscuration 1.5", "--obscuration 1.5: must be in [0, 1)"},
+      {"ee_radius_overflows", "run --metrics ee --ee-radii 1,1e400",
+       "--ee-radii 1,1e400: '1e400' is not a finite number"},
+      {"seidel_power_bound", "run --seidel 4000000000,1,0.1", "l must be at most"},
+      {"zernike_index_bound", "run --zernike 4000000000,0.1", "Noll indices run from 1 to 325"},
+      // --noise-seed takes 0 to 2^64 - 1 as decimal digits: nothing wraps, nothing rounds.
+      {"noise_seed_negative", "run --photons 10 --noise-seed=-1",
+       "--noise-seed: '-1' must be a decimal integer from 0 to 18446744073709551615"},
+      {"noise_seed_2_64", "run --photons 10 --noise-seed 18446744073709551616",
+       "--noise-seed: '18446744073709551616' must be a decimal integer"},
+      {"noise_seed_exponent", "run --photons 10 --noise-seed 1e23",
+       "--noise-seed: '1e23' must be a decimal integer"},
+      {"random_seed_2_64", "run --random 4-5,0.1,2,18446744073709551616",
+       "SEED must be a decimal integer from 0 to 18446744073709551615"},
   };
 }
 

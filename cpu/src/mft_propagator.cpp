@@ -14,6 +14,7 @@
 #include "openblas_library.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/host_cores.hpp"
+#include "psfsim/number_text.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "sincos_turns.hpp"
 
@@ -101,13 +102,13 @@ int checked_samples(int samples, int output, double pixel_scale, double pixel_ce
     throw InputError("mft: N = " + std::to_string(samples) + " and K = " +
                      std::to_string(output) + " must both be at least 1");
   if (!std::isfinite(pixel_scale) || !std::isfinite(pixel_centre))
-    throw InputError("mft: pixel scale " + std::to_string(pixel_scale) + " and centre " +
-                     std::to_string(pixel_centre) + " must be finite");
+    throw InputError("mft: pixel scale " + format_number(pixel_scale) + " and centre " +
+                     format_number(pixel_centre) + " must be finite");
   // sincos_turns reduces exactly below 2^28 turns, and |theta xi| <= |theta| / 2.
   const double centre = centre_of(output, pixel_centre);
   const double farthest = std::max(centre, output - 1 - centre);
   if (std::abs(pixel_scale) * farthest / 2 >= 0x1p28)
-    throw InputError("mft: pixel scale " + std::to_string(pixel_scale) +
+    throw InputError("mft: pixel scale " + format_number(pixel_scale) +
                      " lambda/D is too large for K = " + std::to_string(output));
   return samples;
 }

@@ -3,6 +3,7 @@
 #include "psfsim/number_text.hpp"
 #include "psfsim/units.hpp"
 
+#include <cstdint>
 #include <sstream>
 
 namespace psfsim {
@@ -35,7 +36,11 @@ void write_optics(std::ostream& t, const OpticsSpec& o) {
     t << "photons = " << format_number(*o.photons) << "\n";
     t << "background = " << format_number(o.background) << "\n";
     t << "read-noise = " << format_number(o.read_noise) << "\n";
-    t << "noise-seed = " << o.noise_seed << "\n";
+    // TOML's integers stop at 2^63 - 1; a larger seed is written as its digits, in quotes,
+    // which the noise-seed key also reads.
+    const std::string seed = std::to_string(o.noise_seed);
+    t << "noise-seed = "
+      << (o.noise_seed > static_cast<std::uint64_t>(INT64_MAX) ? toml_string(seed) : seed) << "\n";
   }
 }
 

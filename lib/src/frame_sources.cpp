@@ -131,8 +131,11 @@ RandomSpec parse_random(std::string_view text, ZernikeOrdering order) {
   r.rms = number_field(f[1], context, "RMS");
   if (r.rms < 0) reject(context, "RMS must be >= 0");
   r.count = static_cast<int>(integer_field(f[2], context, "COUNT", 1, max_frames));
-  r.seed = static_cast<std::uint64_t>(
-      integer_field(f[3], context, "SEED", 0, std::numeric_limits<long long>::max()));
+  const auto seed = parse_seed(f[3]);
+  if (!seed)
+    reject(context, "SEED must be a decimal integer from 0 to " + std::to_string(max_seed) +
+                        ", got '" + std::string(f[3]) + "'");
+  r.seed = *seed;
   return r;
 }
 
@@ -233,7 +236,8 @@ std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::file
     ++line_number;
     if (in.fail() && !in.eof())
       reject(name + ":" + std::to_string(line_number), "a line longer than 1 MiB");
-    std::string line(buffer.data());
+    // Excel's "CSV UTF-8" starts the file with a byte-order mark, which no one sees.
+    std::string line(line_number == 1 ? without_bom(buffer.data()) : buffer.data());
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (trim(line).empty() || trim(line).front() == '#') continue;
     const std::string where = name + ":" + std::to_string(line_number);

@@ -81,7 +81,7 @@ std::vector<double> parse_number_list(std::string_view text, std::string_view op
     const auto v = parse_finite_double(part);
     if (!v)
       throw InputError(std::string(option) + " " + std::string(text) + ": '" +
-                       std::string(part) + "' is not a number");
+                       std::string(part) + "' is not a finite number");
     values.push_back(*v);
   }
   return values;

@@ -1,10 +1,12 @@
 #include "optical_sampling.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/units.hpp"
 
 namespace psfsim {
 namespace {
@@ -14,6 +16,27 @@ void require(bool ok, const std::string& message) {
 }
 
 constexpr double radians_per_arcsec = std::numbers::pi / (180.0 * 3600.0);
+
+// A jitter this wide already spreads a PSF flat over any frame; the bound keeps its width in
+// sub-pixels a finite number.
+constexpr double max_jitter_lambda_over_d = 1e6;
+
+// The MFT evaluates the phase theta*xi in turns exactly below 2^28 turns (sincos_turns), and
+// its largest |theta*xi| is (pixel scale) (K + 1) / 4 at K pixels: the coarsest pixel, in
+// lambda/D, that a K-pixel frame takes.
+double coarsest_mft_pixel(int frame) { return 0x1p30 / (frame + 1.0); }
+
+// The options a physical pixel scale comes from, as given, for its messages.
+std::string pixel_scale_options(const OpticsSpec& o, double wavelength_m) {
+  const std::string wavelength = "the wavelength " + format_length(wavelength_m);
+  if (!o.pixel_scale)
+    return "--fnumber " + format_number(o.fnumber.value_or(0.0)) + " and --pixel-pitch " +
+           format_length(o.pixel_pitch_m.value_or(0.0)) + " at " + wavelength;
+  const std::string scale = "--pixel-scale " + format_angle(*o.pixel_scale);
+  if (o.pixel_scale->lod) return scale;
+  return scale + " at --diameter " + format_length(o.diameter_m.value_or(0.0)) + " and " +
+         wavelength;
+}
 
 // Radians to λ_ref/D: needs both, else the option must be given in lod.
 double in_lambda_over_d(const Angle& a, const Geometry& g, const char* option) {
@@ -93,7 +116,9 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
   const double s_physical = physical_pixel_scale(o, g);
   g.physical = s_physical > 0.0;
   if (g.physical) {
-    require(std::isfinite(s_physical), "the pixel scale is not a finite number of lambda/D");
+    require(std::isfinite(s_physical),
+            pixel_scale_options(o, g.reference_wavelength_m) +
+                ": the pixel scale overflows (it is not a finite number of lambda/D)");
     require(!spec.pad_factor && !spec.padded_size,
             "--pad-factor/--padded-size: the pixel scale is already set by the physical options "
             "(" + format_number(s_physical) + " lambda/D); drop one of them");
@@ -134,10 +159,33 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
           "--oversample " + std::to_string(o.oversample) + ": must be between 1 and " +
               std::to_string(max_oversample));
   g.oversample = o.oversample;
+  if (g.physical) {
+    // The shortest wavelength has the coarsest pixel in its own lambda/D.
+    double coarsest = g.pixel_scale_lambda_over_d;
+    for (const SpectralLine& line : g.spectrum)
+      if (g.reference_wavelength_m > 0.0 && line.wavelength_m > 0.0)
+        coarsest = std::max(coarsest, g.pixel_scale_lambda_over_d * g.reference_wavelength_m /
+                                          line.wavelength_m);
+    require(coarsest <= coarsest_mft_pixel(g.frame),
+            pixel_scale_options(o, g.reference_wavelength_m) + ": a pixel of " +
+                format_number(coarsest) + " lambda/D is too coarse: the MFT takes at most " +
+                format_number(coarsest_mft_pixel(g.frame)) + " lambda/D per pixel on a " +
+                std::to_string(g.frame) + "-pixel frame");
+  }
   if (o.jitter) {
     g.jitter_lambda_over_d = in_lambda_over_d(*o.jitter, g, "--jitter");
-    require(std::isfinite(g.jitter_lambda_over_d) && g.jitter_lambda_over_d >= 0.0,
-            "--jitter " + format_angle(*o.jitter) + ": must be >= 0");
+    std::string bound = format_number(max_jitter_lambda_over_d) + " lambda/D";
+    if (!o.jitter->lod)  // the bound in the units the jitter was given in
+      bound += " (" + format_angle({max_jitter_lambda_over_d * g.reference_wavelength_m /
+                                        *g.diameter_m, false}) +
+               " at this wavelength and diameter)";
+    require(!(g.jitter_lambda_over_d > max_jitter_lambda_over_d),
+            "--jitter " + format_angle(*o.jitter) + ": too large: at most " + bound);
+    require(g.jitter_lambda_over_d >= 0.0, "--jitter " + format_angle(*o.jitter) +
+                                               ": must be >= 0");
+    require(std::isfinite(g.jitter_lambda_over_d * g.oversample / g.pixel_scale_lambda_over_d),
+            "--jitter " + format_angle(*o.jitter) + ": too large for pixels of " +
+                format_number(g.pixel_scale_lambda_over_d) + " lambda/D");
   }
   if (o.photons) {
     require(std::isfinite(*o.photons) && *o.photons > 0.0,

@@ -1,5 +1,6 @@
 #include "psfsim/phase_terms.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -16,12 +17,13 @@ constexpr double max_abs_waves = 1e6;
   throw InputError(std::string(option) + " '" + std::string(text) + "': " + std::string(why));
 }
 
+// An integer index or power; one beyond any range is kept just beyond it, so that the
+// range check that follows names the real bound.
 int parse_int_field(std::string_view field, std::string_view option, std::string_view text,
                     std::string_view name) {
   const auto v = parse_integer(field);
-  if (!v || *v < -1'000'000 || *v > 1'000'000)
-    reject(option, text, std::string(name) + " must be an integer");
-  return static_cast<int>(*v);
+  if (!v) reject(option, text, std::string(name) + " must be an integer");
+  return static_cast<int>(std::clamp(*v, -1'000'001LL, 1'000'001LL));
 }
 
 double parse_waves(std::string_view field, std::string_view option, std::string_view text) {

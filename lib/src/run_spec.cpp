@@ -5,6 +5,7 @@
 
 #include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/number_text.hpp"
 #include "metrics_plan.hpp"
 #include "optical_sampling.hpp"
 
@@ -48,11 +49,13 @@ void validate(const RunSpec& spec) {
           "--pad-factor and --padded-size: give one or the other, not both");
   if (spec.pad_factor) {
     const double q = *spec.pad_factor;
-    require(std::isfinite(q) && q >= 1.0, "--pad-factor " + std::to_string(q) +
-                                              ": must be a finite number >= 1");
+    require(std::isfinite(q) && q >= 1.0,
+            "--pad-factor " + format_number(q) + ": must be a finite number >= 1");
     require(q * spec.samples <= max_padded_size,
-            "--pad-factor: the padded size " + std::to_string(q * spec.samples) + " exceeds " +
-                std::to_string(max_padded_size));
+            "--pad-factor " + format_number(q) + ": too large: at most " +
+                format_number(max_padded_size / static_cast<double>(spec.samples)) +
+                " at --samples " + std::to_string(spec.samples) + " (M = round(Q*N) at most " +
+                std::to_string(max_padded_size) + ")");
   }
   if (spec.padded_size) {
     const int m = *spec.padded_size;
@@ -68,13 +71,16 @@ void validate(const RunSpec& spec) {
   const Geometry g = geometry(spec);  // the sampling options' own checks
   validate_aperture(spec.aperture, g.reference_wavelength_m);
   require(std::isfinite(spec.obscuration) && spec.obscuration >= 0.0 && spec.obscuration < 1.0,
-          "--obscuration " + std::to_string(spec.obscuration) + ": must be in [0, 1)");
-  require(spec.repeat >= 1 && spec.repeat <= 1'000'000,
-          "--repeat " + std::to_string(spec.repeat) + ": must be between 1 and 1000000");
-  require(spec.threads >= 0 && spec.threads <= 4096,
-          "--threads " + std::to_string(spec.threads) + ": must be >= 1 (or 0 for all cores)");
-  require(spec.chunk_frames >= 0 && spec.chunk_frames <= 1'000'000,
-          "--chunk-frames " + std::to_string(spec.chunk_frames) + ": must be between 0 and 1000000");
+          "--obscuration " + format_number(spec.obscuration) + ": must be in [0, 1)");
+  require(spec.repeat >= 1 && spec.repeat <= max_repeat,
+          "--repeat " + std::to_string(spec.repeat) + ": must be between 1 and " +
+              std::to_string(max_repeat));
+  require(spec.threads >= 0 && spec.threads <= max_threads,
+          "--threads " + std::to_string(spec.threads) + ": must be between 0 (psfsim chooses) "
+              "and " + std::to_string(max_threads));
+  require(spec.chunk_frames >= 0 && spec.chunk_frames <= max_chunk_frames,
+          "--chunk-frames " + std::to_string(spec.chunk_frames) + ": must be between 0 and " +
+              std::to_string(max_chunk_frames));
   require(spec.device >= 0, "--device " + std::to_string(spec.device) + ": must be >= 0");
   require(batch_size(spec) > 0, "no frames to compute");
   require(!spec.drawn || spec.frames.empty(), "frames both drawn and listed");

@@ -20,6 +20,9 @@ namespace psfsim {
 inline constexpr int max_samples = 16384;
 inline constexpr int max_padded_size = 65536;
 inline constexpr double default_pad_factor = 2.0;
+inline constexpr int max_repeat = 1'000'000;
+inline constexpr int max_chunk_frames = 1'000'000;
+inline constexpr int max_threads = 4096;
 
 struct RunSpec {
   int samples = 128;
