@@ -1,5 +1,7 @@
 #include "command_line.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -216,7 +218,32 @@ std::string parse_error_message(CommandLine& cli, const CLI::ParseError& error, 
   return what;  // ValidationError: psfsim's checks, "--grid: 'square' is not one of ..."
 }
 
+namespace {
+
+// CLI11 opens the config file itself, and a FIFO or a device would block it or feed it
+// without end: only a regular file (or a folder, which CLI11 refuses) gets that far.
+void refuse_special_config_files(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    std::string file;
+    if ((arg == "-c" || arg == "--config") && i + 1 < argc) file = argv[i + 1];
+    else if (arg.rfind("--config=", 0) == 0) file = arg.substr(9);
+    else if (arg.size() > 2 && arg.rfind("-c", 0) == 0 && arg[2] != '-') file = arg.substr(2);
+    struct stat st {};
+    if (file.empty() || ::stat(file.c_str(), &st) != 0) continue;
+    if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+      throw CLI::ConfigError("--config " + file + ": is " +
+                             (S_ISFIFO(st.st_mode)   ? "a FIFO"
+                              : S_ISSOCK(st.st_mode) ? "a socket"
+                                                     : "a device") +
+                             ", not a config file (psfsim reads regular files only)");
+  }
+}
+
+}  // namespace
+
 void parse_command_line(CommandLine& cli, int argc, const char* const* argv) {
+  refuse_special_config_files(argc, argv);
   cli.config_file->set_command_line_keys(long_option_names(argc, argv));
   cli.app.parse(argc, argv);
 }

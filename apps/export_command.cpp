@@ -13,7 +13,7 @@ void add_export_options(CLI::App& app, ExportOptions& options) {
   app.add_option("--fits", options.fits, "FITS file to write; appears only when complete")
       ->required()
       ->type_name("OUT.fits");
-  app.add_flag("--force", options.force, "replace an existing output (a regular file only)");
+  app.add_flag("--force", options.force, "Replace an existing output (a regular file only)");
   app.footer(
       "The primary HDU holds /psf (NAXIS1 = x, NAXIS2 = y, NAXIS3 = frame; BITPIX -32 or -64\n"
       "as stored) with PIXELSCL, WAVELEN, DIFFLMT, OVERSAMP, NWAVES and psfsim's attributes\n"

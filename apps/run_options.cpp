@@ -10,7 +10,7 @@ namespace psfsim::app {
 void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("-o,--output", o.output, "HDF5 file to write (appears only when complete)")
       ->type_name("FILE");
-  run.add_flag("--force", o.force, "Overwrite an existing output file");
+  run.add_flag("--force", o.force, "Replace an existing output (a regular file only)");
   const BackendRegistry& registry = builtin_backends();
   std::vector<std::string> choices = registry.names();
   std::string order;

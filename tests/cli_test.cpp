@@ -1,6 +1,7 @@
 // The psfsim binary from the outside: bad input exits 2 with one named error line and no
 // file; config files really arrive; an existing output is kept without --force.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -63,7 +64,14 @@ std::vector<BadInput> bad_inputs() {
   const std::string bad_term = write_text(d + "/bad-term.csv", "Z4,W7\n0.1,0.2\n");
   const std::string bad_number = write_text(d + "/bad-number.csv", "Z4\n0.1\nlots\n");
   const std::string repeated = write_text(d + "/repeated.csv", "# defocus\nZ4, S2_1,Z4\n0.1,0.2,0.3\n");
+  // A file of zeros with no line end, as /dev/zero would give without being a device.
+  const std::string no_line_ends =
+      write_text(d + "/no-line-ends.csv", std::string((1u << 20) + 16, '\0'));
   const std::string fringe_csv = write_text(d + "/fringe.csv", "Z9,Z38\n0.1,0.2\n");
+  // A FIFO as the config file: read, it would block psfsim until a writer came.
+  const std::string fifo_config = d + "/fifo.toml";
+  fs::remove(fifo_config);
+  if (::mkfifo(fifo_config.c_str(), 0600) != 0) ADD_FAILURE() << "mkfifo " << fifo_config;
   // Arrays where the key takes one value: the error names the file and the key.
   const std::string samples_array =
       write_text(d + "/samples-array.toml", "[run]\nsamples = [1, 2]\n");
@@ -154,7 +162,9 @@ std::vector<BadInput> bad_inputs() {
       {"csv_unknown_term", "run --frames " + bad_term, "bad-term.csv:1"},
       {"csv_not_a_number", "run --frames " + bad_number, "bad-number.csv:3"},
       {"csv_missing_file", "run --frames " + d + "/none.csv", "none.csv"},
-      {"csv_without_line_ends", "run --frames /dev/zero", "/dev/zero:1: a line longer than 1 MiB"},
+      {"config_fifo", "run -c " + fifo_config, "fifo.toml: is a FIFO, not a config file"},
+      {"csv_without_line_ends", "run --frames " + no_line_ends,
+       "no-line-ends.csv:1: a line longer than 1 MiB"},
       {"csv_repeated_term", "run --frames " + repeated, "repeated.csv:2: the header names Z4 twice"},
       {"vary_malformed", "run --vary Z4,0,1", "--vary"},
       {"random_malformed", "run --random 4-15,0.1,10", "--random"},
