@@ -1,5 +1,6 @@
 #include "psfsim/run_spec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -140,10 +141,19 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   }
   p.fft_effort = spec.fft_effort;
   p.stage_timing = spec.stage_timing;
-  p.pupil = std::make_shared<const PupilFacts>(p.samples, p.padded, p.grid, p.obscuration,
-                                               spec.aperture, g.reference_wavelength_m,
-                                               spec.whole_batch > 0 ? spec.whole_batch
-                                                                    : batch_size(spec));
+  PupilMapUse use;
+  use.precision = spec.precision;
+  for (const SpectralLine& line : g.spectrum) {
+    double& shortest = use.shortest_wavelength_m;
+    if (line.wavelength_m > 0.0)
+      shortest = shortest > 0.0 ? std::min(shortest, line.wavelength_m) : line.wavelength_m;
+  }
+  use.amplitude_scale_cancels =
+      spec.normalization != Normalization::none || spec.optics.photons.has_value();
+  use.oversample = g.oversample;
+  p.pupil = std::make_shared<const PupilFacts>(
+      p.samples, p.padded, p.grid, p.obscuration, spec.aperture, g.reference_wavelength_m,
+      spec.whole_batch > 0 ? spec.whole_batch : batch_size(spec), use);
   if (p.pupil->amplitude_maps > 1 &&
       (spec.normalization == Normalization::peak || spec.optics.photons))
     throw InputError("--pupil-amplitude: one amplitude map per frame needs --normalize none or "
