@@ -1,9 +1,9 @@
 #include "psfsim/run_spec.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
+#include "computable.hpp"
 #include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"
 #include "metrics_plan.hpp"
@@ -93,6 +93,7 @@ void validate(const RunSpec& spec) {
       if (!(std::isfinite(t.waves) && t.j >= 1))
         throw InputError("--zernike " + to_string(t) + ": out of range");
   }
+  check_computable(spec, g);
 }
 
 Geometry geometry(const RunSpec& spec) {
@@ -143,11 +144,7 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   p.stage_timing = spec.stage_timing;
   PupilMapUse use;
   use.precision = spec.precision;
-  for (const SpectralLine& line : g.spectrum) {
-    double& shortest = use.shortest_wavelength_m;
-    if (line.wavelength_m > 0.0)
-      shortest = shortest > 0.0 ? std::min(shortest, line.wavelength_m) : line.wavelength_m;
-  }
+  use.shortest_wavelength_m = shortest_wavelength(g);
   use.amplitude_scale_cancels =
       spec.normalization != Normalization::none || spec.optics.photons.has_value();
   use.oversample = g.oversample;
@@ -158,6 +155,7 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
       (spec.normalization == Normalization::peak || spec.optics.photons))
     throw InputError("--pupil-amplitude: one amplitude map per frame needs --normalize none or "
                      "sum and no --photons (both take one aperture's sum of A)");
+  check_spectrum_range(spec, p);
   p.metrics = make_metrics_plan(spec, g, p);
   return p;
 }
