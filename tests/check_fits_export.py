@@ -74,7 +74,7 @@ def check_common(name, h5, out):
         # POPPY's meaning: the frames are on detector pixels; DET_SAMP says how finely computed.
         check(h["OVERSAMP"] == 1, f"{name}: OVERSAMP {h.get('OVERSAMP')}")
         check(h["DET_SAMP"] == a.get("oversample", 1), f"{name}: DET_SAMP {h.get('DET_SAMP')}")
-        waves = len(a["wavelengths_m"]) if "wavelengths_m" in a else 1
+        waves = len(f["spectrum/wavelength_m"]) if "spectrum" in f else 1
         check(h["NWAVES"] == waves, f"{name}: NWAVES {h.get('NWAVES')}, want {waves}")
         check(close(h["PIXSCLLD"], a["pixel_scale_lambda_over_d"]), f"{name}: PIXSCLLD")
         # PARAMETERS: one row per frame, one column per /parameters dataset, its unit.

@@ -101,6 +101,18 @@ with run("photons", "--samples", "16", "--photons", "1e4", "--normalize", "sum",
     check(f["psf"].attrs.get("units") == "photo-electrons",
           f"photons: /psf units {f['psf'].attrs.get('units')!r}")
 
+# A spectrum is /spectrum's two datasets (an attribute would hold only some 8000 doubles).
+with run("spectrum", "--samples", "16", "--wavelengths", "500nm:1,600nm:3", "--diameter", "1m",
+         "--pixel-scale", "20mas", "--crop", "8") as f:
+    s = f["spectrum"]
+    check(s["wavelength_m"][()].tolist() == [5e-7, 6e-7],
+          f"/spectrum/wavelength_m {s['wavelength_m'][()]}")
+    check(s["weight"][()].tolist() == [0.25, 0.75], f"/spectrum/weight {s['weight'][()]}")
+    check(s["wavelength_m"].attrs["units"] == "m", "/spectrum/wavelength_m units")
+    check(abs(s.attrs["reference_wavelength_m"] - 5.75e-7) < 1e-20, "/spectrum reference")
+    check(abs(f["psf"].attrs["wavelength_m"] - 5.75e-7) < 1e-20, "/psf wavelength_m")
+    check("wavelengths_m" not in f["psf"].attrs, "no wavelength list on /psf")
+
 # The effective config written into a file reads back as a config that reproduces it.
 with run("again", "--samples", "48", "--grid", "linspace", "--obscuration", "0.25",
          "--zernike", "6,0.2", "--precision", "double") as f:

@@ -1,6 +1,7 @@
 #include "pupil_builder.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "pupil_row_kernel.hpp"
 
@@ -30,6 +31,15 @@ PupilRowKernel<T> best_pupil_row_kernel() {
     case Isa::generic: break;
   }
   return static_cast<PupilRowKernel<T>>(&generic::pupil_row);
+}
+
+bool wide_phase(const double* plain, const double* with_rho, int stride) {
+  double bound = 3.0;
+  for (int i = 0; i < stride * stride; ++i) {
+    bound += std::fabs(plain[i]);
+    if (with_rho != nullptr) bound += 1.5 * std::fabs(with_rho[i]);
+  }
+  return bound >= 0x1p28;
 }
 
 template PupilRowKernel<float> best_pupil_row_kernel<float>();
@@ -71,10 +81,15 @@ void PupilBuilder::build_rows(const PhasePolynomial& phase, std::complex<T>* fie
   const double* amplitude = facts_->amplitude_of(phase.batch_index);
   const double* opd = facts_->opd_of(phase.batch_index);
   if (opd != nullptr) s.opd_shift.resize(n);
+  // The constant term is piston, which changes no intensity at any wavelength: without it
+  // 1e6 waves of Z1, 1e9 at a band's shortest wavelength, add no rounding to the phase.
+  s.plain.assign(phase.plain.begin(), phase.plain.end());
+  s.plain[0] = 0.0;
   PupilRow row;
-  row.plain = phase.plain.data();
+  row.plain = s.plain.data();
   row.with_rho = phase.uses_rho() ? phase.with_rho.data() : nullptr;
   row.stride = stride;
+  row.wide = wide_phase(row.plain, row.with_rho, stride);
   row.x = facts_->coordinates.data();
   row.col_shift = facts_->shift_waves.data() + offset_;
   row.n = n;

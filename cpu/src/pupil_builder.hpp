@@ -12,6 +12,7 @@ namespace psfsim::cpu {
 
 // Per-thread working rows, so that frames can be built concurrently.
 struct PupilScratch {
+  std::vector<double> plain;  // the frame's plain table without its constant term
   std::vector<double> phase;
   std::vector<double> rho_part;
   std::vector<double> rho;

@@ -10,6 +10,7 @@ struct PupilRow {
   const double* plain = nullptr;     // phase table, (degree+1)^2, [a * stride + b]
   const double* with_rho = nullptr;  // rho-multiplied table, or nullptr when unused
   int stride = 1;
+  bool wide = false;  // the phase may reach 2^28 waves (wide_phase)
   double y = 0.0;
   double row_shift = 0.0;
   const double* x = nullptr;         // n column coordinates
@@ -33,6 +34,11 @@ struct PupilRow {
   double* row_rho_coeffs = nullptr;
   double* opd_shift = nullptr;  // n-long: col_shift plus the OPD
 };
+
+// Whether a frame's phase, with the shifts (below 1 each) and the OPD's fraction, may reach
+// 2^28 waves, beyond which sincos_turns must drop whole waves first: the sum of |c_ab| bounds
+// the tables on |x|, |y| <= 1, and rho <= sqrt 2 there.
+[[nodiscard]] bool wide_phase(const double* plain, const double* with_rho, int stride);
 
 template <typename T>
 using PupilRowKernel = void (*)(const PupilRow&, std::complex<T>* out);

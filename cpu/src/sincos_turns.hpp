@@ -1,6 +1,6 @@
 #pragma once
 // sin and cos of 2*pi*w for w in waves, written so that a loop over w vectorizes: no libm
-// calls, no branches. The reduction is done in double, exactly for |w| < 2^50, so the
+// calls, no branches. The reduction is done in double, exactly for |w| < 2^51, so the
 // polynomial only ever sees |angle| <= pi/4, where a short Taylor series is accurate to
 // the last bit of T
 // (float: sin to a^9, cos to a^8, truncation below 3e-8).
@@ -21,14 +21,17 @@ inline double round_nearest(double v) {
   return (v + magic) - magic;
 }
 
-template <typename T>
+// |w| < 2^29, where 4w fits the int that picks the quadrant; `Wide` takes any |w| < 2^51 at
+// the cost of three more operations, dropping the whole waves first (exactly).
+template <typename T, bool Wide = false>
 inline SinCos<T> sincos_turns(double w) {
-  // w = q/4 + r with |r| <= 1/8: the angle 2 pi r is within pi/4, and q mod 4 picks the
+  const double f = Wide ? w - round_nearest(w) : w;
+  // f = q/4 + r with |r| <= 1/8: the angle 2 pi r is within pi/4, and q mod 4 picks the
   // quadrant.
-  const double q = round_nearest(4.0 * w);
-  const int quadrant = static_cast<int>(q);  // |w| < 2^28 waves (coefficients are <= 1e6)
+  const double q = round_nearest(4.0 * f);
+  const int quadrant = static_cast<int>(q);
 
-  const T a = static_cast<T>((w - 0.25 * q) * 6.283185307179586476925286766559);
+  const T a = static_cast<T>((f - 0.25 * q) * 6.283185307179586476925286766559);
   const T a2 = a * a;
   T s;
   T c;

@@ -75,9 +75,11 @@ struct PaddedRow {
   DeviceComplex<Real>* out;
   double row_shift;
   const double* col_shift;
-  __device__ void inside(int c, double w, double a) const {
+  // w: the polynomial's phase; opd: the map's, whose whole waves are dropped exactly first
+  // (one wavelength: the reference's), so that a map of 1e9 waves adds no rounding.
+  __device__ void inside(int c, double w, double opd, double a) const {
     DeviceComplex<Real> value;
-    unit_phasor(w + row_shift + col_shift[c], value);
+    unit_phasor(w + (opd - rint(opd)) + row_shift + col_shift[c], value);
     value.x *= static_cast<Real>(a);  // exact for the annulus's a = 1
     value.y *= static_cast<Real>(a);
     out[c] = value;
@@ -113,10 +115,11 @@ struct ChannelRow {
   long long channel_stride;
   int channels;
   const double* phase_scales;
-  __device__ void inside(int c, double w, double a) const {
+  __device__ void inside(int c, double w, double opd, double a) const {
+    const double total = w + opd;  // in waves at the reference: each channel scales it first
     for (int k = 0; k < channels; ++k) {
       DeviceComplex<Real> value;
-      channel_phasor(phase_scales[k] * w, value);
+      channel_phasor(phase_scales[k] * total, value);
       value.x *= static_cast<Real>(a);
       value.y *= static_cast<Real>(a);
       out[k * channel_stride + c] = value;
@@ -181,7 +184,11 @@ __global__ void __launch_bounds__(block_threads)
   double* row = shared + per_frame + warp * collapsed;
 
   const double* from = source.frame(phase, frame);
-  for (int i = threadIdx.x; i < per_frame; i += block_threads) tables[i] = from[i];
+  // The plain table's constant term is piston, which changes no intensity at any wavelength:
+  // without it 1e6 waves of Z1, 1e9 at a band's shortest wavelength, add no rounding. The
+  // moments need no piston either.
+  for (int i = threadIdx.x; i < per_frame; i += block_threads)
+    tables[i] = i == 0 ? 0.0 : from[i];
   // This frame's maps: its batch index picks them where there is one per frame.
   const PupilMaps& maps = shape.maps;
   const long long index = maps.batch_index != nullptr ? maps.batch_index[frame] : 0;
@@ -220,12 +227,13 @@ __global__ void __launch_bounds__(block_threads)
       if (amplitude != nullptr ? a != 0.0 : pupil::inside_aperture(rho, shape.obscuration)) {
         double w = plain(x);
         if (phase.with_rho) w += rho * with_rho(x);
-        if (opd != nullptr) w += opd[row_start + c];
-        out.inside(c, w, a);
+        const double o = opd != nullptr ? opd[row_start + c] : 0.0;
+        out.inside(c, w, o, a);
         if (maps.moments != nullptr) {
+          const double total = w + o;
           sum_a += a;
-          sum_aw += a * w;
-          sum_aw2 += a * w * w;
+          sum_aw += a * total;
+          sum_aw2 += a * total * total;
         }
       } else {
         out.outside(c);

@@ -2,9 +2,54 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <stdexcept>
+#include <string>
+
+#include "psfsim/errors.hpp"
+#include "psfsim/number_text.hpp"
 
 namespace psfsim {
+namespace {
+
+std::string two_digits(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", v);
+  return text;
+}
+
+}  // namespace
+
+double largest_count(const OpticsSpec& o, double photon_share) {
+  const double mean = o.photons.value_or(0.0) * photon_share + o.background;
+  return mean + 10.0 * std::sqrt(mean) + 10.0 + max_normal_draw * o.read_noise;
+}
+
+void check_count_range(const OpticsSpec& o, Precision precision, double photon_share) {
+  const double most = precision == Precision::single ? std::numeric_limits<float>::max()
+                                                     : std::numeric_limits<double>::max();
+  const double count = largest_count(o, photon_share);
+  if (count <= most) return;
+  const double light = o.photons.value_or(0.0) * photon_share;
+  const double read = max_normal_draw * o.read_noise;
+  std::string what;
+  if (!(light < o.background || light < read))
+    what = "--photons " + format_number(*o.photons) + ": a pixel may count up to " +
+           two_digits(light) + " photo-electrons";
+  else if (!(o.background < read))
+    what = "--background " + format_number(o.background) + ": a pixel may count up to " +
+           two_digits(o.background) + " photo-electrons";
+  else
+    what = "--read-noise " + format_number(o.read_noise) + ": a pixel's read noise may reach " +
+           two_digits(read) + " electrons (" + two_digits(max_normal_draw) + " sigma)";
+  throw InputError(what + ", more than " + std::string(to_string(precision)) +
+                   " precision holds (" + two_digits(most) + ")" +
+                   (precision == Precision::single
+                        ? "; --precision double holds up to " +
+                              two_digits(std::numeric_limits<double>::max())
+                        : ""));
+}
 
 template <typename T>
 void bin_oversampled(const T* sub, int K, int S, T* out) {

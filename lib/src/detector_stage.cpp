@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "contiguous_parallel.hpp"
 #include "psfsim/detector.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/host_cores.hpp"
+#include "psfsim/memory_budget.hpp"
 
 namespace psfsim {
 
@@ -31,6 +34,15 @@ DetectorStage::DetectorStage(const RunSpec& spec, const Geometry& g, double pupi
   }
   const std::size_t bytes = max_frames * static_cast<std::size_t>(edge_) * edge_ *
                             bytes_per_real(precision_);
+  // Before the buffers are touched: two output blocks, and two sub-pixel images a worker.
+  const std::size_t sub_edge = static_cast<std::size_t>(edge_) * sub_;
+  const std::size_t workers =
+      std::min(max_frames, static_cast<std::size_t>(std::max(usable_cores(), 1)));
+  require_memory(2 * bytes + workers * 2 * sub_edge * sub_edge * bytes_per_real(precision_),
+                 available_host_memory(),
+                 "the detector stage: --crop " + std::to_string(edge_) + " --oversample " +
+                     std::to_string(sub_),
+                 "host memory");
   out_[0].resize(bytes);
   out_[1].resize(bytes);
 }

@@ -59,6 +59,21 @@ std::optional<double> read_number(hid_t object, const char* name) {
   return values->front();
 }
 
+// The wavelengths a file computed: /spectrum/wavelength_m's length, or the `wavelengths_m`
+// attribute of /psf in files written before /spectrum; 1 when neither is there.
+long long spectrum_size(hid_t root, hid_t psf) {
+  if (H5Lexists(root, "spectrum", H5P_DEFAULT) > 0 &&
+      H5Lexists(root, "spectrum/wavelength_m", H5P_DEFAULT) > 0) {
+    const h5::Handle set(H5Dopen2(root, "spectrum/wavelength_m", H5P_DEFAULT), H5Dclose,
+                         "open /spectrum/wavelength_m");
+    const h5::Handle space(H5Dget_space(set.get()), H5Sclose, "read /spectrum's shape");
+    const hssize_t count = H5Sget_simple_extent_npoints(space.get());
+    if (count > 0) return static_cast<long long>(count);
+  }
+  const auto old = read_numbers(psf, "wavelengths_m");
+  return old ? static_cast<long long>(old->size()) : 1;
+}
+
 // A scalar string attribute, variable-length (as psfsim writes) or fixed (as h5py may).
 std::optional<std::string> read_text(hid_t object, const char* name) {
   if (!has_attribute(object, name)) return std::nullopt;
@@ -263,9 +278,7 @@ void write_psf_keywords(Header& h, hid_t psf, hid_t root, const FitsExportReques
   h.integer("OVERSAMP", 1, "these data are on detector pixels");
   h.integer("DET_SAMP", static_cast<long long>(read_number(psf, "oversample").value_or(1.0)),
             "detector sub-pixels per pixel and axis, summed");
-  const auto wavelengths = read_numbers(psf, "wavelengths_m");
-  h.integer("NWAVES", wavelengths ? static_cast<long long>(wavelengths->size()) : 1,
-            "number of wavelengths computed");
+  h.integer("NWAVES", spectrum_size(root, psf), "number of wavelengths computed");
   h.text("ORIGIN", "psfsim", "software that wrote this file");
   h.text("CREATOR", std::string("psfsim ") + PSFSIM_VERSION + " (" + PSFSIM_GIT_COMMIT + ")",
          "the exporting psfsim");

@@ -49,6 +49,9 @@ WavefrontSums wavefront_sums(const PupilFacts& facts, const PhasePolynomial& pha
   const double* amplitude = facts.amplitude_of(phase.batch_index);
   const double* opd = facts.opd_of(phase.batch_index);
   std::vector<double> plain(stride), with_rho(stride);
+  // W less its piston term: the RMS is piston-free, and a large piston would cancel in
+  // sum A W^2 / sum A - mean^2.
+  const double piston = phase.plain[0];
   WavefrontSums s;
   for (int r = 0; r < n; ++r) {
     const ApertureSpan& span = facts.spans[r];
@@ -62,7 +65,7 @@ WavefrontSums wavefront_sums(const PupilFacts& facts, const PhasePolynomial& pha
       const double a = amplitude != nullptr ? amplitude[row + c] : 1.0;
       if (a == 0.0) continue;
       const double x = facts.coordinates[c];
-      double w = horner(plain.data(), stride, x);
+      double w = horner(plain.data(), stride, x) - piston;
       if (rho) w += pupil::radius(x, y) * horner(with_rho.data(), stride, x);
       if (opd != nullptr) w += opd[row + c];
       s.a += a;

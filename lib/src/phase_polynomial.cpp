@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <stdexcept>
 #include <utility>
 
 #include "psfsim/zernike.hpp"
@@ -56,6 +57,45 @@ const std::vector<double>& zernike_table(int j, int stride) {
 }
 
 }  // namespace
+
+double zernike_rounding(int j) {
+  // Indexed by j, negative until worked out: a batch of 10^7 frames asks 10^8 times.
+  thread_local std::vector<double> known;
+  if (j < 1) throw std::invalid_argument("zernike_rounding: Noll j must be >= 1");
+  const auto index = static_cast<std::size_t>(j);
+  if (index >= known.size()) known.resize(index + 1, -1.0);
+  double& value = known[index];
+  if (value >= 0.0) return value;
+  const int stride = noll_to_nm(j).n + 1;
+  const std::vector<double>& table = zernike_table(j, stride);
+  // sum |c_ab| |x|^a |y|^b grows with rho in every term: its largest value is on the rim.
+  constexpr int steps = 256;
+  double largest = 0.0;
+  std::vector<double> cos_powers(stride), sin_powers(stride);
+  for (int k = 0; k <= steps; ++k) {
+    const double angle = 0.5 * M_PI * k / steps;
+    const double c = std::cos(angle), s = std::sin(angle);
+    cos_powers[0] = sin_powers[0] = 1.0;
+    for (int p = 1; p < stride; ++p) {
+      cos_powers[p] = cos_powers[p - 1] * c;
+      sin_powers[p] = sin_powers[p - 1] * s;
+    }
+    double sum = 0.0;
+    for (int a = 0; a < stride; ++a)
+      for (int b = 0; b < stride; ++b)
+        sum += std::fabs(table[a * stride + b]) * cos_powers[a] * sin_powers[b];
+    largest = std::max(largest, sum);
+  }
+  value = 0x1p-52 * largest;
+  return value;
+}
+
+double phase_rounding(const PhaseTerms& terms) {
+  double total = 0.0;
+  for (const auto& t : terms.seidel) total += 0x1p-52 * std::fabs(t.waves);
+  for (const auto& t : terms.zernike) total += zernike_rounding(t.j) * std::fabs(t.waves);
+  return total;
+}
 
 bool PhasePolynomial::uses_rho() const noexcept {
   return std::any_of(with_rho.begin(), with_rho.end(), [](double v) { return v != 0.0; });

@@ -45,16 +45,8 @@ void write_optics_attributes(hid_t psf, const OpticsSpec& o, const Geometry& g, 
   optional("pixel_pitch_m", g.pixel_pitch_m);
   optional("fnumber", g.fnumber);
   optional("diameter_m", g.diameter_m);
-  if (g.reference_wavelength_m > 0.0) {
+  if (g.reference_wavelength_m > 0.0)  // the list is /spectrum's (write_spectrum)
     h5::set_attribute(psf, "wavelength_m", g.reference_wavelength_m);
-    std::vector<double> wavelengths, weights;
-    for (const auto& line : g.spectrum) {
-      wavelengths.push_back(line.wavelength_m);
-      weights.push_back(line.weight);
-    }
-    h5::set_attribute(psf, "wavelengths_m", std::span<const double>(wavelengths));
-    h5::set_attribute(psf, "wavelength_weights", std::span<const double>(weights));
-  }
   h5::set_attribute(psf, "aberration_units", std::string(to_string(o.aberration_units)));
   h5::set_attribute(psf, "oversample", static_cast<long long>(g.oversample));
   h5::set_attribute(psf, "jitter_lambda_over_d", g.jitter_lambda_over_d);
@@ -68,6 +60,32 @@ void write_optics_attributes(hid_t psf, const OpticsSpec& o, const Geometry& g, 
   } else {
     h5::set_attribute(psf, "units", std::string("intensity, as --normalize says"));
   }
+}
+
+// The wavelengths and their weights as datasets, where a wavelength is given: an attribute
+// holds 64 KiB, some 8000 doubles, and --band takes up to 10000 wavelengths.
+void write_spectrum(hid_t root, const Geometry& g) {
+  if (!(g.reference_wavelength_m > 0.0)) return;
+  std::vector<double> wavelengths, weights;
+  for (const auto& line : g.spectrum) {
+    wavelengths.push_back(line.wavelength_m);
+    weights.push_back(line.weight);
+  }
+  const h5::Handle group(H5Gcreate2(root, "spectrum", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                         H5Gclose, "create /spectrum");
+  h5::set_attribute(group.get(), "reference_wavelength_m", g.reference_wavelength_m);
+  h5::write_vector(group.get(), "wavelength_m", wavelengths);
+  h5::write_vector(group.get(), "weight", weights);
+  const h5::Handle wavelength(H5Dopen2(group.get(), "wavelength_m", H5P_DEFAULT), H5Dclose,
+                              "open /spectrum/wavelength_m");
+  h5::set_attribute(wavelength.get(), "units", std::string("m"));
+  h5::set_attribute(wavelength.get(), "description",
+                    std::string("the wavelengths computed, in the order given"));
+  const h5::Handle weight(H5Dopen2(group.get(), "weight", H5P_DEFAULT), H5Dclose,
+                          "open /spectrum/weight");
+  h5::set_attribute(weight.get(), "units", std::string("1"));
+  h5::set_attribute(weight.get(), "description",
+                    std::string("each wavelength's share of the energy; they sum to 1"));
 }
 
 // What /psf's attributes say about the run (SPEC §3, §6, §7); /metrics carries them too, for
@@ -164,6 +182,7 @@ void PsfFileWriter::create(const RunHeader& header) {
   const MetricsSpec& metrics = header.spec.metrics;
   h5::set_attribute(root, "store", std::string(to_string(metrics.resolved_store())));
   d.parameters.emplace(root, header.spec);
+  write_spectrum(root, g);
   if (metrics.stores_metrics()) {
     d.metrics.emplace(root, metrics, batch_size(header.spec));
     write_run_attributes(d.metrics->group(), header, false);

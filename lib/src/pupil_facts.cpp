@@ -1,6 +1,8 @@
 #include "psfsim/pupil_facts.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -10,6 +12,7 @@
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/pupil_maps.hpp"
 #include "psfsim/pupil_math.hpp"
+#include "psfsim/units.hpp"
 
 namespace psfsim {
 namespace {
@@ -29,6 +32,93 @@ PupilMap read_checked(const std::string& text, const char* option, int n, std::s
   return m;
 }
 
+// Sample i of a map or stack, as a message names it.
+std::string sample_place(std::size_t i, int n, bool stacked) {
+  const std::size_t columns = static_cast<std::size_t>(n), plane = columns * columns;
+  return (stacked ? "frame " + std::to_string(i / plane) + ", " : std::string()) + "row " +
+         std::to_string(i % plane / columns) + ", column " + std::to_string(i % columns);
+}
+
+// The largest intensity a frame of the precision holds, and the smallest peak whose PSF keeps
+// its faint parts (down to the precision's resolution below the peak) out of underflow.
+struct IntensityRange {
+  double lo;
+  double hi;
+};
+IntensityRange intensity_range(Precision p) {
+  if (p == Precision::single) {
+    using L = std::numeric_limits<float>;
+    return {L::min() / (L::epsilon() / 2), L::max()};
+  }
+  using L = std::numeric_limits<double>;
+  return {L::min() / (L::epsilon() / 2), L::max()};
+}
+
+// A largest |A| in [1, 2), by a power of two: exact, and the frames do not change.
+void scale_to_unit(std::vector<double>& amplitude) {
+  double largest = 0.0;
+  for (const double a : amplitude) largest = std::max(largest, std::fabs(a));
+  if (largest > 0.0)
+    for (double& a : amplitude) a = std::scalbn(a, -std::ilogb(largest));
+}
+
+// With the amplitude's scale kept, every frame's peak |E|^2 <= S^2 (sum |A|)^2 must lie in
+// the precision's range.
+void check_intensity_range(const std::vector<double>& amplitude, std::size_t maps,
+                           std::size_t plane, const std::string& file, const PupilMapUse& use) {
+  const IntensityRange range = intensity_range(use.precision);
+  for (std::size_t f = 0; f < maps; ++f) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < plane; ++i) sum += std::fabs(amplitude[f * plane + i]);
+    const double peak = sum * sum * use.oversample * use.oversample;
+    if (peak >= range.lo && peak <= range.hi) continue;
+    const std::string what = use.oversample > 1 ? "(S sum |A|)^2" : "(sum |A|)^2";
+    throw InputError(
+        "--pupil-amplitude " + file + ": the frames hold |E|^2 in the map's units, up to " +
+        what + " = " + format_number(peak) + (maps > 1 ? " in frame " + std::to_string(f) : "") +
+        ", outside " + std::string(to_string(use.precision)) + " precision's " +
+        format_number(range.lo) + " to " + format_number(range.hi) +
+        " (scale the map, or use --normalize peak or sum" +
+        (use.precision == Precision::single ? ", or --precision double)" : ")"));
+  }
+}
+
+// Waves at the reference wavelength per unit of the OPD map, as --aberration-units scales
+// the coefficients: waves = length / lambda.
+double opd_waves_per_unit(const ApertureSpec& aperture, double reference_wavelength_m) {
+  const double unit = aperture.opd_units == AberrationUnits::nm   ? 1e-9
+                      : aperture.opd_units == AberrationUnits::um ? 1e-6
+                                                                  : 0.0;
+  if (unit == 0.0) return 1.0;
+  if (!(reference_wavelength_m > 0.0))
+    throw InputError("--opd-units " + std::string(to_string(aperture.opd_units)) +
+                     ": an OPD in length units needs a wavelength");
+  return unit / reference_wavelength_m;
+}
+
+// Refuses a value with more waves at the run's shortest wavelength than doubles resolve to
+// 1e-6 waves.
+void check_opd_range(const std::vector<double>& opd, const PupilMap& file,
+                     const ApertureSpec& aperture, double waves_per_unit,
+                     double reference_wavelength_m, const PupilMapUse& use, int n) {
+  const double shortest =
+      use.shortest_wavelength_m > 0.0 ? use.shortest_wavelength_m : reference_wavelength_m;
+  const double phase_scale =
+      reference_wavelength_m > 0.0 && shortest > 0.0 ? reference_wavelength_m / shortest : 1.0;
+  for (std::size_t i = 0; i < opd.size(); ++i) {
+    const double waves = std::fabs(opd[i] * waves_per_unit) * phase_scale;
+    if (waves < max_opd_waves) continue;
+    std::string at = format_number(opd[i]) + " " + std::string(to_string(aperture.opd_units)) +
+                     " at " + sample_place(i, n, file.stacked);
+    if (waves_per_unit != 1.0 || phase_scale != 1.0)
+      at += " is " + format_number(waves) + " waves at " + format_length(shortest) +
+            (phase_scale != 1.0 ? " (the run's shortest wavelength)" : "");
+    throw InputError("--pupil-opd " + file.file + ": " + at +
+                     ", beyond 2^33 = 8589934592 waves, where doubles lie more than 1e-6 "
+                     "waves apart");
+  }
+}
+
 std::string aperture_options(const ApertureSpec& a) {
   std::string text;
   if (a.spiders) text += " --spiders " + to_string(*a.spiders);
@@ -39,11 +129,46 @@ std::string aperture_options(const ApertureSpec& a) {
 
 }  // namespace
 
+// Each OPD map less its midrange over the aperture: a constant phase changes no intensity at
+// any wavelength, and a map of 1e9 waves of piston becomes zeros, whose phase and RMS then
+// need no cancellation. A map that every frame shares takes the union of their apertures.
+void PupilFacts::remove_opd_midrange() {
+  const std::size_t plane = map_size();
+  std::vector<char> inside(plane);
+  for (std::size_t f = 0; f < opd_maps; ++f) {
+    if (amplitude.empty()) {
+      for (int r = 0; r < samples; ++r) {
+        const ApertureSpan& s = spans[r];
+        for (int c = 0; c < samples; ++c)
+          inside[static_cast<std::size_t>(r) * samples + c] =
+              c >= s.lo && c < s.hi && !(c >= s.obscured_lo && c < s.obscured_hi);
+      }
+    } else {
+      const bool own = opd_maps > 1 && amplitude_maps > 1;
+      std::fill(inside.begin(), inside.end(), 0);
+      for (std::size_t a = own ? f : 0; a < (own ? f + 1 : amplitude_maps); ++a)
+        for (std::size_t i = 0; i < plane; ++i)
+          if (amplitude[a * plane + i] != 0.0) inside[i] = 1;
+    }
+    double* map = opd.data() + f * plane;
+    double lo = 0.0, hi = 0.0;
+    bool any = false;
+    for (std::size_t i = 0; i < plane; ++i) {
+      if (!inside[i]) continue;
+      lo = any ? std::min(lo, map[i]) : map[i];
+      hi = any ? std::max(hi, map[i]) : map[i];
+      any = true;
+    }
+    const double middle = 0.5 * lo + 0.5 * hi;
+    for (std::size_t i = 0; i < plane; ++i) map[i] -= middle;
+  }
+}
+
 PupilFacts::PupilFacts(int n, int m, Grid grid, double obscuration)
     : PupilFacts(n, m, grid, obscuration, ApertureSpec{}, 0.0, 1) {}
 
 PupilFacts::PupilFacts(int n, int m, Grid grid, double obscuration, const ApertureSpec& aperture,
-                       double reference_wavelength_m, std::size_t batch)
+                       double reference_wavelength_m, std::size_t batch, const PupilMapUse& use)
     : samples(n),
       padded(m),
       offset(pupil::pad_offset(n, m)),
@@ -74,6 +199,9 @@ PupilFacts::PupilFacts(int n, int m, Grid grid, double obscuration, const Apertu
                            "sums to " + format_number(sum) +
                            " over the aperture (it must be positive)");
       }
+      // One factor for every frame's map, so that the frames keep their ratios.
+      if (use.amplitude_scale_cancels) scale_to_unit(amplitude);
+      else check_intensity_range(amplitude, amplitude_maps, plane, file.file, use);
     }
     for (int r = 0; r < n; ++r) {
       int lo = n, hi = 0;
@@ -136,17 +264,11 @@ PupilFacts::PupilFacts(int n, int m, Grid grid, double obscuration, const Apertu
     PupilMap file = read_checked(aperture.opd, "--pupil-opd", n, batch);
     opd = std::move(file.values);
     opd_maps = file.frames;
-    // waves = length / lambda, as --aberration-units scales the coefficients.
-    const double unit = aperture.opd_units == AberrationUnits::nm   ? 1e-9
-                        : aperture.opd_units == AberrationUnits::um ? 1e-6
-                                                                    : 0.0;
-    if (unit != 0.0) {
-      if (!(reference_wavelength_m > 0.0))
-        throw InputError("--opd-units " + std::string(to_string(aperture.opd_units)) +
-                         ": an OPD in length units needs a wavelength");
-      const double waves_per_unit = unit / reference_wavelength_m;
+    const double waves_per_unit = opd_waves_per_unit(aperture, reference_wavelength_m);
+    check_opd_range(opd, file, aperture, waves_per_unit, reference_wavelength_m, use, n);
+    remove_opd_midrange();  // in the map's units: 1e9 nm of piston goes before any rounding
+    if (waves_per_unit != 1.0)
       for (double& v : opd) v *= waves_per_unit;
-    }
   }
 }
 

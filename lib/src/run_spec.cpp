@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "computable.hpp"
 #include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
@@ -98,6 +99,7 @@ void validate(const RunSpec& spec) {
       if (!(std::isfinite(t.waves) && t.j >= 1))
         throw InputError("--zernike " + to_string(t) + ": out of range");
   }
+  check_computable(spec, g);
 }
 
 Geometry geometry(const RunSpec& spec) {
@@ -146,14 +148,20 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   }
   p.fft_effort = spec.fft_effort;
   p.stage_timing = spec.stage_timing;
-  p.pupil = std::make_shared<const PupilFacts>(p.samples, p.padded, p.grid, p.obscuration,
-                                               spec.aperture, g.reference_wavelength_m,
-                                               spec.whole_batch > 0 ? spec.whole_batch
-                                                                    : batch_size(spec));
+  PupilMapUse use;
+  use.precision = spec.precision;
+  use.shortest_wavelength_m = shortest_wavelength(g);
+  use.amplitude_scale_cancels =
+      spec.normalization != Normalization::none || spec.optics.photons.has_value();
+  use.oversample = g.oversample;
+  p.pupil = std::make_shared<const PupilFacts>(
+      p.samples, p.padded, p.grid, p.obscuration, spec.aperture, g.reference_wavelength_m,
+      spec.whole_batch > 0 ? spec.whole_batch : batch_size(spec), use);
   if (p.pupil->amplitude_maps > 1 &&
       (spec.normalization == Normalization::peak || spec.optics.photons))
     throw InputError("--pupil-amplitude: one amplitude map per frame needs --normalize none or "
                      "sum and no --photons (both take one aperture's sum of A)");
+  check_spectrum_range(spec, p);
   p.metrics = make_metrics_plan(spec, g, p);
   return p;
 }

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "psfsim/enums.hpp"
+#include "psfsim/optics_spec.hpp"
 #include "psfsim/photon_noise.hpp"
 
 namespace psfsim {
@@ -35,6 +37,18 @@ void bin_oversampled(const T* sub, int K, int S, T* out);
 // for a negative or non-finite σ (the option's parser rejects those first).
 template <typename T>
 void apply_jitter(T* image, int edge, double sigma_pixels, T* scratch);
+
+// Largest |z| of the Box-Muller normal draws of photon_noise.hpp and frame_sources.hpp:
+// sqrt(-2 ln u), their uniforms u being at least 2^-53.
+inline constexpr double max_normal_draw = 8.5722;
+
+// The most photo-electrons a pixel of a run with --photons can record: `photon_share` times
+// --photons (the share of the light one pixel can hold, from the point-sampled |E|^2), plus
+// --background, their Poisson tail (10 sigma) and max_normal_draw sigma of --read-noise.
+[[nodiscard]] double largest_count(const OpticsSpec& o, double photon_share);
+// Throws InputError naming --photons, --background or --read-noise (the largest part) where
+// largest_count passes the largest value of `precision`.
+void check_count_range(const OpticsSpec& o, Precision precision, double photon_share);
 
 // noisy_pixel (photon_noise.hpp) on every pixel, pixel i of the frame being index i.
 template <typename T>

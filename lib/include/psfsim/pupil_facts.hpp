@@ -23,6 +23,24 @@ struct ApertureSpan {
   int obscured_hi = 0;
 };
 
+// What a run does with its maps, which decides what PupilFacts may change in them and what
+// it must refuse (docs/pupils.md).
+struct PupilMapUse {
+  Precision precision = Precision::double_;
+  // The run's shortest wavelength, at which the OPD has the most waves; 0: the reference's.
+  double shortest_wavelength_m = 0.0;
+  // Whether the frames are independent of the amplitude's overall scale (peak or sum
+  // normalization, photon counts): then the map is scaled by a power of two to a largest
+  // |A| in [1, 2), exactly. Otherwise the frames hold |E|^2 in the map's own units, whose
+  // peak (sum |A|)^2 must lie in the precision's range.
+  bool amplitude_scale_cancels = false;
+  int oversample = 1;  // S: a detector pixel sums S x S samples of |E|^2
+};
+
+// OPD maps hold values below this many waves at every wavelength of the run: beyond it,
+// doubles lie more than 1e-6 waves apart.
+inline constexpr double max_opd_waves = 0x1p33;
+
 struct PupilFacts {
   int samples = 0;                   // N
   int padded = 0;                    // M
@@ -34,8 +52,9 @@ struct PupilFacts {
   double energy_sum = 0.0;           // sum of A^2: the pupil's energy (Parseval's total)
   double peak_scale = 0.0;           // 1 / (sum A)^2, the `peak` normalization's factor
   // Beyond the annulus (SPEC §7), row-major N x N maps, one per frame or one for all:
-  // A (the shapes' 0/1 times the amplitude file), empty for the annulus alone; and the OPD
-  // in waves at the reference wavelength, empty for none.
+  // A (the shapes' 0/1 times the amplitude file, scaled as PupilMapUse says), empty for the
+  // annulus alone; and the OPD in waves at the reference wavelength less each map's midrange
+  // (a constant, which changes no intensity at any wavelength), empty for none.
   std::vector<double> amplitude;
   std::size_t amplitude_maps = 0;  // 0, 1, or the batch's B
   std::vector<double> opd;
@@ -45,9 +64,9 @@ struct PupilFacts {
   PupilFacts(int samples, int padded, Grid grid, double obscuration);
   // The same with spiders, hexagons and maps. `reference_wavelength_m` turns an OPD in nm or
   // um into waves; `batch` is B, which a stack of maps must match. Throws InputError naming
-  // the option (and file) at fault.
+  // the option (and file) at fault, and for maps `use` says cannot be computed.
   PupilFacts(int samples, int padded, Grid grid, double obscuration, const ApertureSpec& aperture,
-             double reference_wavelength_m, std::size_t batch);
+             double reference_wavelength_m, std::size_t batch, const PupilMapUse& use = {});
 
   // The maps of the frame with batch index `frame` (PhasePolynomial::batch_index), null when
   // there is none: frame -1 (the aberration-free reference) has no OPD.
@@ -66,6 +85,7 @@ struct PupilFacts {
   [[nodiscard]] std::size_t opd_stride() const noexcept { return opd_maps > 1 ? map_size() : 0; }
 
  private:
+  void remove_opd_midrange();
   [[nodiscard]] std::size_t map_size() const noexcept {
     return static_cast<std::size_t>(samples) * static_cast<std::size_t>(samples);
   }
