@@ -42,11 +42,11 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
       ->type_name("D")
       ->capture_default_str();
   c.add_option("--fft-effort", o.fft_effort,
-               "CPU: FFTW planning effort; patient finds faster plans (at N = 128 about a "
-               "third less FFT time) but plans for seconds, once: the wisdom cache keeps its plans; "
-               "default: measure, or estimate with --wisdom none, so that reruns without wisdom "
-               "still plan alike")
-      ->check(CLI::IsMember({"estimate", "measure", "patient", "exhaustive"}));
+               "CPU: FFTW planning effort; auto (the default): measure where the run's frames "
+               "times repeats pay for the planning, else estimate (always estimate with "
+               "--wisdom none, so that reruns without wisdom plan alike); patient finds faster "
+               "plans but plans for seconds, once: the wisdom file keeps its plans")
+      ->check(CLI::IsMember({"auto", "estimate", "measure", "patient", "exhaustive"}));
   c.add_option("--wisdom", o.wisdom,
                "FFTW wisdom file, read before planning and updated after (CPU backend); default: the "
                "per-user cache $XDG_CACHE_HOME/psfsim/fftw-wisdom (else ~/.cache/psfsim/), "
@@ -79,11 +79,7 @@ void apply(const PupilOptions& o, RunSpec& s) {
   s.threads = o.threads;
   s.device = o.device;
   s.wisdom = o.wisdom;
-  // Without wisdom a measured plan is timed afresh in every process and may differ: the
-  // default then plans by estimate, whose choice is the same in every run (SPEC §8).
-  s.fft_effort = o.fft_effort.empty()
-                     ? (o.wisdom == "none" ? FftEffort::estimate : FftEffort::measure)
-                     : *parse_fft_effort(o.fft_effort);
+  s.fft_effort = o.fft_effort.empty() ? FftEffort::automatic : *parse_fft_effort(o.fft_effort);
   s.stage_timing = o.stage_timing;
 }
 

@@ -1,5 +1,6 @@
 // The CPU backend's thread policy (cpu/src/thread_policy.cpp): which counts it picks.
 #include "psfsim/cpu/thread_policy.hpp"
+#include "psfsim/cpu/tuning.hpp"
 
 #include <gtest/gtest.h>
 
@@ -33,7 +34,7 @@ TEST(ThreadPolicy, OnePsfByDefaultIsThreadedFromM256OnEveryCoreUpToAGrain) {
       const int t = frame_threads(m, cores);
       EXPECT_GE(t, 1);
       EXPECT_LE(t, cores);
-      EXPECT_LE(t, std::max(1LL, static_cast<long long>(m) * m / frame_grain));
+      EXPECT_LE(t, std::max(1LL, static_cast<long long>(m) * m / tuning::frame_grain));
     }
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "psfsim/cpu/tuning.hpp"
+
 namespace psfsim::cpu {
 
 // One PSF (B = 1) by default. Threading a frame costs a roughly fixed fork/join overhead per
@@ -32,9 +34,9 @@ ThreadPlan choose_threads(int padded, int max_batch, int requested, int cores) n
     return p;
   }
   const long long points = static_cast<long long>(padded) * padded;
-  if (points >= frame_threading_points)
+  if (points >= tuning::frame_threading_points)
     p.frame_threads =
-        static_cast<int>(std::clamp<long long>(points / frame_grain, 1, available));
+        static_cast<int>(std::clamp<long long>(points / tuning::frame_grain, 1, available));
   return p;
 }
 

@@ -11,11 +11,6 @@ struct ThreadPlan {
   int frame_threads = 1;  // threads inside one frame: its pupil rows and its FFTW plans
 };
 
-// One frame is threaded from this many points of the M x M transform (M = 256) ...
-inline constexpr long long frame_threading_points = 256LL * 256;
-// ... with at most one thread per this many points (a 64 x 64 tile's worth).
-inline constexpr long long frame_grain = 64LL * 64;
-
 // padded size M, frames per compute B (max_batch), requested threads (0: psfsim chooses, up
 // to `cores`), cores on this machine. Both counts are >= 1.
 //  - B > 1: min(threads, B) workers, one frame each, single-threaded (threads: requested, or
