@@ -34,8 +34,9 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
       ->capture_default_str();
   c.add_option("--threads", o.threads,
                "CPU threads (0: psfsim chooses among the cores this process may use, its "
-               "affinity: for a batch all of them, a frame each; for one PSF one thread below "
-               "M = 256, all from there)")
+               "affinity: for a batch all of them, a frame each; for one PSF one thread up to "
+               "a size that falls with the cores (M = 1024 on 2 cores, 256 on 16), all from "
+               "there)")
       ->type_name("T")
       ->capture_default_str();
   c.add_option("--device", o.device, "GPU index for the cuda backend")

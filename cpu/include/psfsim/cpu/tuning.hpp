@@ -7,9 +7,17 @@
 
 namespace psfsim::cpu::tuning {
 
-// --- Threads of one frame (thread_policy.cpp), from `bench/cpu-threads.sh BUILD`.
-// One frame is threaded from this many points of the M x M transform ...
-inline constexpr long long frame_threading_points = 256LL * 256;
+// --- Threads of one frame (thread_policy.cpp), from `bench/cpu-threads.sh BUILD` on a
+// machine of each row's cores: one frame is threaded from this many points of its M x M
+// transform ...
+struct FrameThreadingFrom {
+  int cores;
+  long long points;
+};
+inline constexpr std::array<FrameThreadingFrom, 2> frame_threading_from{{
+    {2, 1024LL * 1024},
+    {16, 256LL * 256},
+}};
 // ... with at most one thread per this many points (a 64 x 64 tile's worth).
 inline constexpr long long frame_grain = 64LL * 64;
 
