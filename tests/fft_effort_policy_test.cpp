@@ -38,27 +38,33 @@ TEST(FftEffortPolicy, WithoutWisdomEveryRunIsAnEstimate) {
                                              FftEffort::estimate);
 }
 
-TEST(FftEffortPolicy, MeasuredFromTheFramesThatPayForThePlanning) {
-  for (const auto& row : tuning::measure_pays_from) {
-    const auto frames = static_cast<std::size_t>(std::ceil(row.frames));
-    EXPECT_DOUBLE_EQ(measure_pays_from(row.padded), row.frames);
+TEST(FftEffortPolicy, MeasuredWhereThePlanningIsAtMostItsShareOfTheRun) {
+  for (const auto& row : tuning::measure_planning_frames) {
+    EXPECT_DOUBLE_EQ(measure_planning_frames(row.padded), row.frames);
+    const double from = row.frames / tuning::measure_planning_share;
+    EXPECT_DOUBLE_EQ(measure_pays_from(row.padded), from);
+    const auto frames = static_cast<std::size_t>(std::ceil(from));
     EXPECT_EQ(automatic(row.padded, frames), FftEffort::measure) << "M = " << row.padded;
     EXPECT_EQ(automatic(row.padded, frames - 1), FftEffort::estimate) << "M = " << row.padded;
   }
+  // A long batch of small frames, and a few large ones.
+  EXPECT_EQ(automatic(256, 100000), FftEffort::measure);
+  EXPECT_EQ(automatic(256, 1000), FftEffort::estimate);
+  EXPECT_EQ(automatic(8192, 100), FftEffort::measure);
 }
 
 TEST(FftEffortPolicy, BetweenAndBeyondTheTableRows) {
-  const auto& table = tuning::measure_pays_from;
+  const auto& table = tuning::measure_planning_frames;
   for (std::size_t i = 1; i < table.size(); ++i) {
     const int m = static_cast<int>(std::lround(std::sqrt(1.0 * table[i - 1].padded *
                                                          table[i].padded)));
     const double lo = std::min(table[i - 1].frames, table[i].frames);
     const double hi = std::max(table[i - 1].frames, table[i].frames);
-    EXPECT_GE(measure_pays_from(m), lo) << "M = " << m;
-    EXPECT_LE(measure_pays_from(m), hi) << "M = " << m;
+    EXPECT_GE(measure_planning_frames(m), lo) << "M = " << m;
+    EXPECT_LE(measure_planning_frames(m), hi) << "M = " << m;
   }
-  EXPECT_DOUBLE_EQ(measure_pays_from(2), table.front().frames);
-  EXPECT_DOUBLE_EQ(measure_pays_from(65536), table.back().frames);
+  EXPECT_DOUBLE_EQ(measure_planning_frames(2), table.front().frames);
+  EXPECT_DOUBLE_EQ(measure_planning_frames(65536), table.back().frames);
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 
 namespace psfsim::cpu {
 
-double measure_pays_from(int padded) noexcept {
-  const auto& table = tuning::measure_pays_from;
+double measure_planning_frames(int padded) noexcept {
+  const auto& table = tuning::measure_planning_frames;
   if (padded <= table.front().padded) return table.front().frames;
   for (std::size_t i = 1; i < table.size(); ++i) {
     if (padded > table[i].padded) continue;
@@ -20,6 +20,10 @@ double measure_pays_from(int padded) noexcept {
     return std::clamp(a * std::pow(b / a, t), std::min(a, b), std::max(a, b));
   }
   return table.back().frames;
+}
+
+double measure_pays_from(int padded) noexcept {
+  return measure_planning_frames(padded) / tuning::measure_planning_share;
 }
 
 FftEffort choose_fft_effort(FftEffort requested, const FftWork& work) noexcept {

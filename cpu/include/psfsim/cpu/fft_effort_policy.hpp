@@ -13,15 +13,19 @@ struct FftWork {
   bool wisdom = false;     // a wisdom file (the cache or --wisdom) keeps what was measured
 };
 
-// Frames from which a measured plan pays for its planning at padded size M: the table's
-// value, interpolated linearly in log M and log frames between its rows, and its first or
-// last row's beyond them.
+// FFTW_MEASURE's planning at padded size M in frames' worth of an estimate's transforms:
+// tuning.hpp's table, interpolated linearly in log M and log frames between its rows, and
+// its first or last row's beyond them.
+[[nodiscard]] double measure_planning_frames(int padded) noexcept;
+// The frames from which `auto` measures: measure_planning_frames(M) over the share of the
+// run's transforms the planning may cost (tuning::measure_planning_share).
 [[nodiscard]] double measure_pays_from(int padded) noexcept;
 
 // `requested` unless it is automatic. automatic: measure where the run computes at least
 // measure_pays_from(M) frames and a wisdom file keeps the plans (without one, a measured plan
 // is timed afresh in every process and may differ, so reruns would not give the same bits),
-// else estimate.
+// else estimate. A measured plan then costs a first run at most that share more than its
+// warm run, which reads the plan from the wisdom file; an estimate costs both the same.
 [[nodiscard]] FftEffort choose_fft_effort(FftEffort requested, const FftWork& work) noexcept;
 
 }  // namespace psfsim::cpu

@@ -25,23 +25,26 @@ inline constexpr long long frame_grain = 64LL * 64;
 // copied out holds this many bytes of every row, one cache line.
 inline constexpr int buffered_column_bytes = 64;
 
-// --- Planner effort (fft_effort_policy.cpp), from `bench/fft-effort.sh BUILD`.
-// Frames from which FFTW_MEASURE's planning is paid back by its faster transforms, at a
-// padded size M: the planning's extra seconds over the time it saves per frame.
-struct MeasurePaysFrom {
+// --- Planner effort (fft_effort_policy.cpp), from `bench/fft-effort.sh BUILD` (its "planning
+// in frames" column): FFTW_MEASURE's planning time at a padded size M, in frames' worth of
+// the transforms an estimate computes ...
+struct MeasurePlanningFrames {
   int padded;
   double frames;
 };
-inline constexpr std::array<MeasurePaysFrom, 9> measure_pays_from{{
-    {64, 4000},
-    {128, 4000},
-    {256, 2000},
-    {512, 1000},
-    {1024, 500},
-    {2048, 200},
-    {4096, 100},
-    {8192, 50},
-    {16384, 50},
+inline constexpr std::array<MeasurePlanningFrames, 9> measure_planning_frames{{
+    {64, 14000},
+    {128, 4600},
+    {256, 1700},
+    {512, 570},
+    {1024, 260},
+    {2048, 39},
+    {4096, 15},
+    {8192, 7},
+    {16384, 11},
 }};
+// ... and `auto` measures where that planning is at most this share of the run's transforms,
+// so that a first run's planning costs at most that much more than its warm run's.
+inline constexpr double measure_planning_share = 0.25;
 
 }  // namespace psfsim::cpu::tuning
