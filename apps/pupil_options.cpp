@@ -39,8 +39,9 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
       ->capture_default_str();
   c.add_option("--threads", o.threads,
                "CPU threads (0: psfsim chooses among the cores this process may use, its "
-               "affinity: for a batch all of them, a frame each; for one PSF one thread below "
-               "M = 256, all from there)")
+               "affinity: for a batch all of them, a frame each; for one PSF one thread up to "
+               "a size that falls with the cores (M = 1024 on 2 cores, 256 on 16), all from "
+               "there)")
       ->transform(integer_in(0, max_threads))
       ->type_name("T")
       ->capture_default_str();
@@ -49,11 +50,11 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
       ->type_name("D")
       ->capture_default_str();
   c.add_option("--fft-effort", o.fft_effort,
-               "CPU: FFTW planning effort; patient finds faster plans (at N = 128 about a "
-               "third less FFT time) but plans for seconds, once: the wisdom cache keeps its plans; "
-               "default: measure, or estimate with --wisdom none, so that reruns without wisdom "
-               "still plan alike")
-      ->check(one_of({"estimate", "measure", "patient", "exhaustive"}));
+               "CPU: FFTW planning effort; auto (the default): measure where the run's frames "
+               "times repeats pay for the planning, else estimate (always estimate with "
+               "--wisdom none, so that reruns without wisdom plan alike); patient finds faster "
+               "plans but plans for seconds, once: the wisdom file keeps its plans")
+      ->check(one_of({"auto", "estimate", "measure", "patient", "exhaustive"}));
   c.add_option("--wisdom", o.wisdom,
                "FFTW wisdom file, read before planning and updated after (CPU backend); default: the "
                "per-user cache $XDG_CACHE_HOME/psfsim/fftw-wisdom (else ~/.cache/psfsim/), "
@@ -86,11 +87,7 @@ void apply(const PupilOptions& o, RunSpec& s) {
   s.threads = o.threads;
   s.device = o.device;
   s.wisdom = o.wisdom;
-  // Without wisdom a measured plan is timed afresh in every process and may differ: the
-  // default then plans by estimate, whose choice is the same in every run (SPEC §8).
-  s.fft_effort = o.fft_effort.empty()
-                     ? (o.wisdom == "none" ? FftEffort::estimate : FftEffort::measure)
-                     : *parse_fft_effort(o.fft_effort);
+  s.fft_effort = o.fft_effort.empty() ? FftEffort::automatic : *parse_fft_effort(o.fft_effort);
   s.stage_timing = o.stage_timing;
 }
 

@@ -35,6 +35,7 @@ void print_summary(const PsfRun& run, const TimingLog& log) {
   };
   for (std::size_t s = 0; s < log.stages.size(); ++s) row(log.stages[s], log.seconds[s]);
   row("total", log.total);
+  std::printf("%-18s %12.2f\n", "plan", log.plan * 1e6);
   std::printf("%-18s %12.2f\n", "write", log.write * 1e6);
   if (batch_size(spec) > 1)
     std::printf("%-18s %12.0f\n", "PSFs/s (median)", batch_size(spec) / median(log.total));

@@ -3,9 +3,9 @@
 # one wave of rho^2 cos(phi)), time `psfsim sweep --backends cpu --batch 1` with --threads T
 # for T in {1, 2, 4, ..., cores} (and cores itself when it is no power of two) and with the
 # default (--threads 0: psfsim's choice), then print one table: the median total per T, the
-# best T, the default's time and its ratio to the best. Each (N, T) is its own process; one
-# scratch wisdom file is shared so FFTW_MEASURE planning is paid once per (M, threads) and
-# then only read.
+# best T, the default's time and its ratio to the best. Each (N, T) is its own process,
+# planned with the effort one PSF's run gets (EFFORT below); with EFFORT=measure one scratch
+# wisdom file is shared so that planning is paid once per (M, threads) and then only read.
 #
 #   bench/cpu-threads.sh [build-dir]        (default build)
 #
@@ -13,7 +13,8 @@
 # every (N, T) is timed that many times, interleaved, and the smallest median kept, which
 # damps a noisy machine), REPEAT_SCALE (default 1: multiplies the repeats per N below),
 # WISDOM (a wisdom file to use and keep, e.g. to share planning between two builds; default
-# a scratch file).
+# a scratch file), EFFORT (default estimate: the planner effort of one PSF's run, whatever
+# the repeats; `measure` times the plans a long batch gets).
 # Output: the table on stdout and in $OUT/cpu-threads-<cores>cores.md (OUT unset:
 # ./cpu-threads-out), the raw rows (every round) in cpu-threads-<cores>cores.tsv beside it.
 # Needs only bash, awk and psfsim: the sweep's printed table is parsed (its /sweep file is
@@ -30,6 +31,7 @@ sizes=${SIZES:-"32 64 128 256 512 1024 2048"}
 rounds=${ROUNDS:-1}
 scale=${REPEAT_SCALE:-1}
 wisdom=${WISDOM:-$scratch/wisdom}
+effort=${EFFORT:-estimate}
 cores=$(nproc)
 host=$(hostname -s 2>/dev/null || echo host)
 tag="${cores}cores"
@@ -55,12 +57,13 @@ for ((round = 1; round <= rounds; ++round)); do
   for n in $sizes; do
     r=$(repeats_for "$n")
     for t in "${threads[@]}" 0; do
-      # Columns of the printed row: backend prec N M B K | pupil fft intensity transfer |
-      # total min max | PSFs/s.
+      # The printed rows' columns are found by the header's names (its first line).
       "$psfsim" sweep --backends cpu --sizes "$n" --threads "$t" --batch 1 --repeat "$r" \
-        --wisdom "$wisdom" --force -o "$scratch/sweep.h5" |
-        awk -v t="$t" '$1 == "cpu" { printf "%s\t%s\t%s\t%s\t%s\t%s\n", $3, t, $13, $8, $9, $10 }' \
-          >>"$raw"
+        --fft-effort "$effort" --wisdom "$wisdom" --force -o "$scratch/sweep.h5" |
+        awk -v t="$t" '
+          NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+          $1 == "cpu" { printf "%s\t%s\t%s\t%s\t%s\t%s\n", $col["N"], t, $col["total"],
+                               $col["pupil"], $col["fft|mft"], $col["intensity"] }' >>"$raw"
     done
   done
 done
@@ -68,7 +71,8 @@ done
 {
   echo "CPU threads, one PSF (B = 1, float32, M = 2N), $(date -u +%F), $host: $cores cores" \
     "($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'))"
-  echo "median total [us] per --threads T (smallest of $rounds round(s)); default = --threads 0"
+  echo "median total [us] per --threads T (smallest of $rounds round(s)); default = --threads 0;" \
+    "--fft-effort $effort"
   echo
   awk -F'\t' -v list="${threads[*]}" '
     NR == 1 { next }

@@ -50,6 +50,7 @@ with run("full", "--samples", "64", "--pad-factor", "2.5", "--precision", "doubl
         check(stage in t and np.all(t[stage][()] > 0), f"/timings/{stage} positive")
     check("transfer" not in t, "/timings/transfer absent on the CPU")
     check(t["write"].shape == (1,), "/timings/write")
+    check("plan" in t and t["plan"].shape == (1,) and t["plan"][0] > 0, "/timings/plan")
     check(t.attrs["units"] == "s" and t.attrs["backend"] == "cpu", "/timings attributes")
     check(t.attrs["precision"] == "double" and t.attrs["threads"] >= 1, "/timings attrs 2")
     r = f.attrs

@@ -26,6 +26,10 @@ TEST(Rerun, SameCommandWritesTheSameBits) {
   const std::string cache = dir + "/cache";
   fs::create_directories(dir);
   const std::vector<std::string> commands{
+      // Measured plans: the second run takes the first's from the cache.
+      "run --backend cpu --samples 100 --pad-factor 2.5 --zernike 4,0.3 --zernike 11,0.1 "
+      "--fft-effort measure",
+      // auto: one frame, an estimate, planned without the cache the run above filled.
       "run --backend cpu --samples 100 --pad-factor 2.5 --zernike 4,0.3 --zernike 11,0.1",
       "run --backend cpu --samples 64 --precision double --vary S2_0,-1,1,9 --crop 80",
       "run --backend cpu --samples 48 --random 4-15,0.1,30,7 --chunk-frames 7",

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "cpu_info.hpp"
@@ -15,7 +16,9 @@
 #include "fftw_wisdom.hpp"
 #include "intensity.hpp"
 #include "psfsim/cpu/blas_kernels.hpp"
+#include "psfsim/cpu/fft_effort_policy.hpp"
 #include "psfsim/cpu/thread_policy.hpp"
+#include "psfsim/cpu/tuning.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/host_cores.hpp"
 #include "psfsim/memory_budget.hpp"
@@ -37,8 +40,9 @@ unsigned planner_flags(FftEffort effort) {
     case FftEffort::measure: return FFTW_MEASURE;
     case FftEffort::patient: return FFTW_PATIENT;
     case FftEffort::exhaustive: return FFTW_EXHAUSTIVE;
+    case FftEffort::automatic: break;  // resolved by choose_fft_effort before this
   }
-  return FFTW_MEASURE;
+  return FFTW_ESTIMATE;
 }
 
 // FFTW's OpenMP loops (its threads/openmp.c, spawn_loop) open `#pragma omp parallel for`
@@ -72,16 +76,28 @@ void init_fftw_threads_once() {
   (void)done;
 }
 
+// A block of pupil columns copied out of the field, one after another, for the buffered
+// column pass: `in` holds the pupil rows (its other rows stay zero), `out` their transforms.
+template <typename T>
+struct ColumnBuffers {
+  FftwArray<std::complex<T>> in;
+  FftwArray<std::complex<T>> out;
+};
+
 // One worker's buffers: the padded field and the spectrum of the K output rows. The pruned
-// 2D FFT runs columns first, in place, over only the N pupil columns (strided transforms are
-// FFTW's slow direction, so they get the smaller count), then rows, out of place, over only
-// the K rows the output keeps. The field's other columns are never written and stay zero;
-// the pupil builder re-zeroes the pupil columns outside the pupil rows.
+// 2D FFT runs columns first over only the N pupil columns (strided transforms are FFTW's
+// slow direction, so they get the smaller count), then rows, out of place, over only the K
+// rows the output keeps. The field's other columns are never written and stay zero; the
+// pupil builder re-zeroes the pupil columns outside the pupil rows. A measured plan does the
+// columns in place, as FFTW found fastest; an estimate copies blocks of columns out and back
+// (ColumnBuffers), since FFTW_ESTIMATE's own plan for strided columns runs them one by one
+// through the cache, many times slower (docs/performance.md, "First run and planner effort").
 template <typename T>
 struct Workspace {
   FftwArray<std::complex<T>> field;
   FftwArray<std::complex<T>> spectrum;
   FftwArray<std::complex<T>> otf;  // --metrics mtf: the whole plane's transform
+  std::vector<ColumnBuffers<T>> columns;  // estimate: one per thread of the frame
   PupilScratch scratch;
 };
 
@@ -96,10 +112,13 @@ class FftwBackend final : public Backend {
   [[nodiscard]] int threads() const override {
     return threads_.workers * threads_.frame_threads;
   }
+  [[nodiscard]] double plan_seconds() const override { return plan_seconds_; }
   [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override;
 
  private:
   void make_plans();
+  // The column pass of an estimate: blocks of columns through ColumnBuffers.
+  void buffered_columns(Workspace<T>& ws);
   // The field row where the row pass starts: the crop window's first, or 0 for all M rows.
   [[nodiscard]] std::size_t first_spectrum_row() const noexcept {
     return spectrum_rows_ == plan_.padded ? 0 : static_cast<std::size_t>(first_row_);
@@ -108,6 +127,7 @@ class FftwBackend final : public Backend {
                    std::array<double, 4>& stage_seconds);
 
   PsfPlan plan_;
+  FftEffort effort_;  // resolved: never automatic
   PupilBuilder builder_;
   // Workers (frames in parallel, batches) and the threads of one frame (pupil rows, FFTW):
   // choose_threads() in thread_policy.cpp says how many and why.
@@ -119,15 +139,21 @@ class FftwBackend final : public Backend {
   MtfTransform<T> mtf_;
   std::vector<Workspace<T>> workspaces_;
   FftwPlan<T> row_plan_;
-  FftwPlan<T> column_plan_;
+  FftwPlan<T> column_plan_;   // measured: the N columns in place
+  FftwPlan<T> block_plan_;    // estimate: a block of column_block_ columns, ColumnBuffers
+  FftwPlan<T> tail_plan_;     // estimate: the last block's N mod column_block_ columns
+  int column_block_ = 0;      // estimate: columns per block; 0 for a measured plan
   std::array<FftwArray<T>, 2> outputs_;
   std::array<std::vector<double>, 2> metric_outputs_;
   int next_output_ = 0;
+  double plan_seconds_ = 0.0;
 };
 
 template <typename T>
 FftwBackend<T>::FftwBackend(const PsfPlan& plan)
     : plan_(plan),
+      effort_(choose_fft_effort(plan.fft_effort, FftWork{plan.padded, plan.run_frames,
+                                                          !plan.fftw_wisdom.empty()})),
       builder_(plan),
       threads_(choose_threads(plan.padded, plan.max_batch, plan.threads, usable_cores())),
       first_row_(pupil::crop_start(plan.padded, plan.frame)),
@@ -136,7 +162,11 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
   const std::size_t m = plan_.padded;
   const std::size_t rows = spectrum_rows_;
   const bool mtf = plan_.metrics.needs_full_plane();
-  const std::size_t per_worker = (m * m * (mtf ? 2 : 1) + m * rows) * sizeof(std::complex<T>);
+  if (effort_ == FftEffort::estimate)
+    column_block_ = std::max<int>(1, tuning::buffered_column_bytes / sizeof(std::complex<T>));
+  const std::size_t block_buffers = 2 * m * column_block_ * threads_.frame_threads;
+  const std::size_t per_worker =
+      (m * m * (mtf ? 2 : 1) + m * rows + block_buffers) * sizeof(std::complex<T>);
   const std::size_t outputs = 2 * plan_.max_batch * plan_.frame_bytes();
   require_memory(threads_.workers * per_worker + outputs, available_host_memory(),
                  "N=" + std::to_string(plan_.samples) + ", M=" + std::to_string(m) + " (" +
@@ -148,6 +178,13 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
       ws.field = FftwArray<std::complex<T>>(m * m);
       ws.spectrum = FftwArray<std::complex<T>>(m * rows);
       if (mtf) ws.otf = FftwArray<std::complex<T>>(m * m);
+      if (column_block_ > 0) {
+        ws.columns.resize(threads_.frame_threads);
+        for (auto& c : ws.columns) {
+          c.in = FftwArray<std::complex<T>>(m * column_block_);
+          c.out = FftwArray<std::complex<T>>(m * column_block_);
+        }
+      }
     }
     for (auto& out : outputs_) out = FftwArray<T>(plan_.max_batch * plan_.frame_elements());
     for (auto& out : metric_outputs_) out.resize(plan_.max_batch * plan_.metrics.values_per_frame);
@@ -160,25 +197,45 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
 
 template <typename T>
 void FftwBackend<T>::make_plans() {
+  const auto start = Clock::now();
   init_fftw_threads_once();
   const int m = plan_.padded;
   const int o = builder_.offset();
   Workspace<T>& ws = workspaces_.front();
-  const unsigned flags = planner_flags(plan_.fft_effort);
+  const WisdomFile wisdom{plan_.fftw_wisdom, plan_.fftw_wisdom_is_cache};
+  const bool estimate = effort_ == FftEffort::estimate;
+  const unsigned flags = planner_flags(effort_);
 
   std::lock_guard lock(fftw_planner_mutex());
   const OmpTeam team(threads_.frame_threads);
-  const WisdomFile wisdom{plan_.fftw_wisdom, plan_.fftw_wisdom_is_cache};
-  import_wisdom(wisdom);
+  // An estimate is planned from no wisdom at all, so that it is the same plan whatever ran
+  // before; the file is still read (a file that is no wisdom is refused either way), after.
+  std::optional<WisdomSetAside> set_aside;
+  if (estimate) set_aside.emplace();
+  else import_wisdom(wisdom);
+  if (estimate) {
+    // Single-threaded: the frame's threads take blocks of columns each.
+    const auto block = [&](int count) {
+      const fftw_iodim dim{m, 1, 1};
+      const fftw_iodim loop{count, m, m};
+      ColumnBuffers<T>& c = ws.columns.front();
+      return FftwPlan<T>(FftwApi<T>::plan_guru(1, &dim, 1, &loop, c.in.data(), c.out.data(),
+                                               flags | FFTW_PRESERVE_INPUT));
+    };
+    block_plan_ = block(column_block_);
+    if (plan_.samples % column_block_ != 0) tail_plan_ = block(plan_.samples % column_block_);
+  }
   FftwApi<T>::plan_with_nthreads(threads_.frame_threads);
-  // bench/psfsim_fftw_pruned_layout compares the layouts; at M = 256 (float, one thread):
-  // columns in place then rows out of place 112 us, FFTW's full 2D 147 us, rows first then
-  // strided columns 144 us; strided columns out of place alone cost 310 us.
-  std::complex<T>* pupil_columns = ws.field.data() + o;
-  const fftw_iodim column_dim{m, m, m};
-  const fftw_iodim column_loop{plan_.samples, 1, 1};
-  column_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(1, &column_dim, 1, &column_loop,
-                                                   pupil_columns, pupil_columns, flags));
+  if (!estimate) {
+    // bench/psfsim_fftw_pruned_layout compares the layouts; at M = 256 (float, one thread):
+    // columns in place then rows out of place 112 us, FFTW's full 2D 147 us, rows first then
+    // strided columns 144 us; strided columns out of place alone cost 310 us.
+    std::complex<T>* pupil_columns = ws.field.data() + o;
+    const fftw_iodim column_dim{m, m, m};
+    const fftw_iodim column_loop{plan_.samples, 1, 1};
+    column_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(1, &column_dim, 1, &column_loop,
+                                                     pupil_columns, pupil_columns, flags));
+  }
   const fftw_iodim row_dim{m, 1, 1};
   const fftw_iodim row_loop{spectrum_rows_, m, m};
   row_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(
@@ -186,9 +243,49 @@ void FftwBackend<T>::make_plans() {
       ws.spectrum.data(), flags));
   FftwApi<T>::plan_with_nthreads(1);
   if (plan_.metrics.needs_full_plane()) mtf_ = MtfTransform<T>(m, flags);  // one per worker
-  export_wisdom(wisdom);
-  // FFTW_MEASURE scribbles on the arrays it plans with; the field's zero columns must be zero.
-  std::fill(ws.field.data(), ws.field.data() + ws.field.size(), std::complex<T>{});
+  if (set_aside) {
+    set_aside.reset();
+    import_wisdom(wisdom);
+  } else {
+    export_wisdom(wisdom);
+    // FFTW_MEASURE scribbles on the arrays it plans with; the zero columns must be zero.
+    std::fill(ws.field.data(), ws.field.data() + ws.field.size(), std::complex<T>{});
+  }
+  plan_seconds_ = seconds_since(start);
+}
+
+template <typename T>
+void FftwBackend<T>::buffered_columns(Workspace<T>& ws) {
+  const std::size_t m = plan_.padded;
+  const int n = plan_.samples;
+  const std::size_t o = builder_.offset();
+  const int block = column_block_;
+  const std::size_t first = first_spectrum_row();
+  const int rows = spectrum_rows_;
+  std::complex<T>* field = ws.field.data();
+  // Block b: the pupil rows of columns o + b*block ..., then the spectrum rows back.
+  const auto run = [&](ColumnBuffers<T>& c, int b) {
+    const int first_column = b * block;
+    const int count = std::min(block, n - first_column);
+    std::complex<T>* in = c.in.data();
+    for (int i = 0; i < n; ++i) {
+      const std::complex<T>* row = field + (o + i) * m + o + first_column;
+      for (int j = 0; j < count; ++j) in[j * m + o + i] = row[j];
+    }
+    (count == block ? block_plan_ : tail_plan_).execute(in, c.out.data());
+    const std::complex<T>* out = c.out.data();
+    for (int r = 0; r < rows; ++r) {
+      std::complex<T>* row = field + (first + r) * m + o + first_column;
+      for (int j = 0; j < count; ++j) row[j] = out[j * m + first + r];
+    }
+  };
+  const int blocks = (n + block - 1) / block;
+  if (threads_.frame_threads > 1) {
+#pragma omp parallel for num_threads(threads_.frame_threads) schedule(static)
+    for (int b = 0; b < blocks; ++b) run(ws.columns[omp_get_thread_num()], b);
+  } else {
+    for (int b = 0; b < blocks; ++b) run(ws.columns.front(), b);
+  }
 }
 
 template <typename T>
@@ -214,7 +311,8 @@ void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws,
   stage_seconds[0] += seconds_since(t0);
 
   t0 = Clock::now();
-  column_plan_.execute(ws.field.data() + o, ws.field.data() + o);
+  if (column_block_ > 0) buffered_columns(ws);
+  else column_plan_.execute(ws.field.data() + o, ws.field.data() + o);
   row_plan_.execute(ws.field.data() + first_spectrum_row() * m, ws.spectrum.data());
   stage_seconds[1] += seconds_since(t0);
 

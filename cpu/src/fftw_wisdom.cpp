@@ -3,10 +3,14 @@
 #include <fftw3.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <sstream>
 
 #include "psfsim/errors.hpp"
@@ -51,15 +55,39 @@ void write_atomically(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".partial-" + std::to_string(::getpid());
   {
     std::ofstream out(temporary);
+    if (!out) throw RuntimeFailure("cannot create " + temporary + ": " + std::strerror(errno));
     out << text;
-    if (!out) throw RuntimeFailure("--wisdom " + path + ": cannot write " + temporary);
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove(temporary, ec);
+      throw RuntimeFailure("cannot write " + temporary);
+    }
   }
   std::error_code ec;
   std::filesystem::rename(temporary, path, ec);
   if (ec) {
     std::filesystem::remove(temporary, ec);
-    throw RuntimeFailure("--wisdom " + path + ": cannot replace the file: " + ec.message());
+    throw RuntimeFailure("cannot replace it: " + ec.message());
   }
+}
+
+// Once per file and process: a sweep plans many times.
+void warn_not_saved(const std::string& path, const std::string& why) {
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  const std::lock_guard lock(mutex);
+  if (!warned.insert(path).second) return;
+  std::fprintf(stderr, "psfsim: warning: --wisdom %s: FFTW's plans not saved (%s); the run "
+                       "goes on\n", path.c_str(), why.c_str());
+}
+
+// A link is followed, so that the file it names is the one replaced.
+std::string resolved(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_symlink(path, ec)) return path;
+  const std::filesystem::path target = std::filesystem::canonical(path, ec);
+  return ec ? path : target.string();
 }
 
 }  // namespace
@@ -83,10 +111,24 @@ void export_wisdom(const WisdomFile& file) {
       std::error_code ec;
       std::filesystem::create_directories(std::filesystem::path(file.path).parent_path(), ec);
     }
-    write_atomically(file.path, text);
-  } catch (const RuntimeFailure&) {
-    if (!file.is_cache) throw;  // a cache that cannot be written only costs planning time
+    write_atomically(resolved(file.path), text);
+  } catch (const RuntimeFailure& e) {
+    if (!file.is_cache) warn_not_saved(file.path, e.what());
   }
+}
+
+WisdomSetAside::WisdomSetAside()
+    : double_(take_string(fftw_export_wisdom_to_string())),
+      single_(take_string(fftwf_export_wisdom_to_string())) {
+  fftw_forget_wisdom();
+  fftwf_forget_wisdom();
+}
+
+WisdomSetAside::~WisdomSetAside() {
+  fftw_forget_wisdom();
+  fftwf_forget_wisdom();
+  (void)fftw_import_wisdom_from_string(double_.c_str());
+  (void)fftwf_import_wisdom_from_string(single_.c_str());
 }
 
 }  // namespace psfsim::cpu

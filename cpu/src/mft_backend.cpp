@@ -66,6 +66,7 @@ class MftBackend final : public Backend {
   [[nodiscard]] std::string device_name() const override { return cpu_model(); }
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
   [[nodiscard]] int threads() const override { return threads_; }
+  [[nodiscard]] double plan_seconds() const override { return plan_seconds_; }
   [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override;
 
  private:
@@ -86,6 +87,7 @@ class MftBackend final : public Backend {
   std::array<std::vector<T>, 2> outputs_;
   std::array<std::vector<double>, 2> metric_outputs_;
   int next_output_ = 0;
+  double plan_seconds_ = 0.0;  // the propagators' matrices
 };
 
 template <typename T>
@@ -104,9 +106,11 @@ MftBackend<T>::MftBackend(const PsfPlan& plan)
                      2 * plan_.max_batch * plan_.frame_bytes(),
                  available_host_memory(),
                  "mft: N=" + std::to_string(n) + ", K=" + std::to_string(k), "host memory");
+  const auto start = Clock::now();
   for (const auto& c : plan_.channels)
     propagators_.emplace_back(plan_.samples, plan_.frame, c.pixel_scale, plan_.grid, threads_,
                               plan_.pixel_centre);
+  plan_seconds_ = seconds_since(start);
   pupils_.resize(block_frames * n * n);
   channel_.resize(block_frames * k * k);
   scratch_.resize(static_cast<std::size_t>(threads_));

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,7 @@ class CufftBackend final : public Backend {
   [[nodiscard]] std::string device_name() const override { return device_name_; }
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
   [[nodiscard]] std::string fused_stages() const override { return policy_.fused_stages(); }
+  [[nodiscard]] double plan_seconds() const override { return plan_seconds_; }
   [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override {
     submit(frames);
     return finish();
@@ -109,6 +111,7 @@ class CufftBackend final : public Backend {
   }
 
   PsfPlan plan_;
+  double plan_seconds_ = 0.0;  // buffers and transforms, after the device is open
   std::string device_name_;  // initialized by opening the device, before any CUDA object
   ExecutionPolicy policy_;
   double peak_scale_ = 1.0;
@@ -155,6 +158,7 @@ class CufftBackend final : public Backend {
 template <typename Real>
 CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     : plan_(plan), device_name_(open_device(plan)), policy_(choose_execution_policy(plan_)) {
+  const auto start = CallQueue::Clock::now();
   const PupilFacts& facts = plan_.pupil_facts();
   peak_scale_ = facts.peak_scale;
   pupil_shape_ = {plan_.samples, plan_.padded, facts.offset, plan_.obscuration,
@@ -212,6 +216,7 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
   // One set of transforms serves every call: a shorter batch transforms a few stale frames too.
   fft_ = make_transforms(plan_.max_batch);
   if (policy_.timing == Timing::pieced) piece_fft_ = make_transforms(policy_.piece_frames);
+  plan_seconds_ = std::chrono::duration<double>(CallQueue::Clock::now() - start).count();
 }
 
 template <typename Real>

@@ -21,6 +21,7 @@ std::string_view to_string(FftEffort e) noexcept {
     case FftEffort::measure: return "measure";
     case FftEffort::patient: return "patient";
     case FftEffort::exhaustive: return "exhaustive";
+    case FftEffort::automatic: return "auto";
   }
   return "?";
 }
@@ -42,7 +43,7 @@ std::optional<Propagation> parse_propagation(std::string_view s) noexcept {
 
 std::optional<FftEffort> parse_fft_effort(std::string_view s) noexcept {
   for (const FftEffort e : {FftEffort::estimate, FftEffort::measure, FftEffort::patient,
-                            FftEffort::exhaustive})
+                            FftEffort::exhaustive, FftEffort::automatic})
     if (s == to_string(e)) return e;
   return std::nullopt;
 }

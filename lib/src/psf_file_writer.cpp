@@ -220,6 +220,8 @@ void write_timings(hid_t root, const TimingLog& log) {
   for (std::size_t s = 0; s < log.stages.size(); ++s)
     h5::write_vector(group.get(), log.stages[s], log.seconds[s]);
   h5::write_vector(group.get(), "total", log.total);
+  const double plan[1] = {log.plan};
+  h5::write_vector(group.get(), "plan", plan);
   const double write[1] = {log.write};
   h5::write_vector(group.get(), "write", write);
   h5::set_attribute(group.get(), "units", std::string("s"));

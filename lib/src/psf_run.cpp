@@ -186,6 +186,7 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   Backend& backend = this->backend();
   log.device = backend.device_name();
   log.threads = backend.threads();
+  log.plan = backend.plan_seconds();
   log.fused = backend.fused_stages();
   if (detector_ && detector_->needs_peak_reference()) {
     PhasePolynomial flat = compile_phase(PhaseTerms{}, degree_);

@@ -1,7 +1,9 @@
 #include "psfsim/run_spec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 
 #include "computable.hpp"
 #include "psfsim/compression.hpp"
@@ -21,6 +23,20 @@ int padded_size_of(const RunSpec& spec) {
   if (spec.padded_size) return *spec.padded_size;
   const double q = spec.pad_factor.value_or(default_pad_factor);
   return static_cast<int>(std::lround(q * spec.samples));
+}
+
+// --wisdom is read before planning and replaced after it: a folder, a device or a FIFO there
+// is refused before any work rather than failing once the plans are made.
+void validate_wisdom_path(const std::string& path) {
+  if (path.empty() || path == "none") return;
+  std::error_code ec;
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);  // through links
+  if (st.type() == std::filesystem::file_type::not_found) return;  // the run creates it
+  require(!ec, "--wisdom " + path + ": " + ec.message());
+  require(!std::filesystem::is_directory(st),
+          "--wisdom " + path + ": is a folder; name a file in it, e.g. " +
+              (std::filesystem::path(path) / "fftw-wisdom").string());
+  require(std::filesystem::is_regular_file(st), "--wisdom " + path + ": not a regular file");
 }
 
 }  // namespace
@@ -86,6 +102,7 @@ void validate(const RunSpec& spec) {
   require(batch_size(spec) > 0, "no frames to compute");
   require(!spec.drawn || spec.frames.empty(), "frames both drawn and listed");
   (void)parse_compression(spec.compression);
+  validate_wisdom_path(spec.wisdom);
   validate_metrics(spec, g);
   require((spec.vary.empty() ? 0 : 1) + (spec.random.empty() ? 0 : 1) +
                   (spec.frames_file.empty() ? 0 : 1) <= 1,
@@ -147,6 +164,7 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
     p.fftw_wisdom = spec.wisdom;
   }
   p.fft_effort = spec.fft_effort;
+  p.run_frames = batch_size(spec) * static_cast<std::size_t>(std::max(1, spec.repeat));
   p.stage_timing = spec.stage_timing;
   PupilMapUse use;
   use.precision = spec.precision;

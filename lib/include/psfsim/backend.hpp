@@ -38,6 +38,10 @@ class Backend {
   [[nodiscard]] virtual std::string fused_stages() const { return {}; }
   // Host threads a compute() call keeps busy, as /timings records them.
   [[nodiscard]] virtual int threads() const { return 1; }
+  // Seconds the backend spent making its transforms when it was created, once per run, as
+  // /timings/plan records them: FFTW's planner with its wisdom file, the MFT's matrices,
+  // cuFFT's plans and their device buffers; 0 where there are none.
+  [[nodiscard]] virtual double plan_seconds() const { return 0.0; }
 
   // Computes one frame per polynomial (1 <= frames.size() <= plan().max_batch), with no call
   // submitted and not yet finished. The returned block stays valid until the second

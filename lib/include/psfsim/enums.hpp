@@ -8,8 +8,9 @@ namespace psfsim {
 enum class Precision { single, double_ };
 enum class Grid { centered, linspace };
 enum class Normalization { none, peak, sum };
-// How hard the CPU backend's FFT planner searches (FFTW_ESTIMATE ... FFTW_EXHAUSTIVE).
-enum class FftEffort { estimate, measure, patient, exhaustive };
+// How hard the CPU backend's FFT planner searches (FFTW_ESTIMATE ... FFTW_EXHAUSTIVE);
+// `automatic` is the user's `auto`: the backend picks estimate or measure from the run's work.
+enum class FftEffort { estimate, measure, patient, exhaustive, automatic };
 // How the focal-plane field is computed (SPEC §6): `automatic` is the user's `auto`, resolved
 // to one of the other two before any plan is made.
 enum class Propagation { fft, mft, automatic };

@@ -38,7 +38,10 @@ struct PsfPlan {
   int max_batch = 1;        // most frames one compute() call receives
   int threads = 0;          // CPU threads; 0 means all cores
   int device = 0;           // GPU index
-  FftEffort fft_effort = FftEffort::measure;  // CPU: FFTW planner effort
+  FftEffort fft_effort = FftEffort::automatic;  // CPU: FFTW planner effort
+  // CPU: frames the run computes with this plan (its batch times its repeats), the work that
+  // `automatic` weighs FFTW_MEASURE's planning against.
+  std::size_t run_frames = 1;
   std::string fftw_wisdom;   // CPU: wisdom file to import before and export after planning
   bool fftw_wisdom_is_cache = false;  // the default cache: failures to read or write it pass
   // GPU: time pupil, fft, intensity and transfer separately even where events between the

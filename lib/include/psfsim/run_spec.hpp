@@ -52,7 +52,7 @@ struct RunSpec {
   // FFTW wisdom file, read before planning and updated after: "" for the per-user cache
   // (wisdom_cache_path), "none" for no wisdom at all.
   std::string wisdom;
-  FftEffort fft_effort = FftEffort::measure;
+  FftEffort fft_effort = FftEffort::automatic;
   std::string compression = "none";  // of /psf: parse_compression's syntax
   int chunk_frames = 0;       // frames per compute call; 0: at most 16 MiB of output, 4096 frames
   bool stage_timing = false;  // GPU: per-stage events even where they cost time

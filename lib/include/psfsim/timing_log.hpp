@@ -11,6 +11,7 @@ struct TimingLog {
   std::vector<std::string> stages;            // order of first appearance
   std::vector<std::vector<double>> seconds;   // seconds[stage][repeat]
   std::vector<double> total;                  // one per repeat
+  double plan = 0.0;                          // the backend's planning, once (Backend)
   double write = 0.0;                         // the HDF5 write, once
   std::string backend;
   std::string device;

@@ -1,0 +1,50 @@
+#pragma once
+// The CPU backend's tuning constants, all of them: the thread counts of one frame and the
+// FFTW planner's effort. Each comes from a measurement that a bench script repeats;
+// docs/performance.md ("First run and planner effort", "CPU threads") gives the commands,
+// the machines and the figures.
+#include <array>
+
+namespace psfsim::cpu::tuning {
+
+// --- Threads of one frame (thread_policy.cpp), from `bench/cpu-threads.sh BUILD` on a
+// machine of each row's cores: one frame is threaded from this many points of its M x M
+// transform ...
+struct FrameThreadingFrom {
+  int cores;
+  long long points;
+};
+inline constexpr std::array<FrameThreadingFrom, 2> frame_threading_from{{
+    {2, 1024LL * 1024},
+    {16, 256LL * 256},
+}};
+// ... with at most one thread per this many points (a 64 x 64 tile's worth).
+inline constexpr long long frame_grain = 64LL * 64;
+
+// --- The column pass of an FFTW_ESTIMATE plan (fftw_backend.cpp): each block of columns
+// copied out holds this many bytes of every row, one cache line.
+inline constexpr int buffered_column_bytes = 64;
+
+// --- Planner effort (fft_effort_policy.cpp), from `bench/fft-effort.sh BUILD` (its "planning
+// in frames" column): FFTW_MEASURE's planning time at a padded size M, in frames' worth of
+// the transforms an estimate computes ...
+struct MeasurePlanningFrames {
+  int padded;
+  double frames;
+};
+inline constexpr std::array<MeasurePlanningFrames, 9> measure_planning_frames{{
+    {64, 14000},
+    {128, 4600},
+    {256, 1700},
+    {512, 570},
+    {1024, 260},
+    {2048, 39},
+    {4096, 15},
+    {8192, 7},
+    {16384, 11},
+}};
+// ... and `auto` measures where that planning is at most this share of the run's transforms,
+// so that a first run's planning costs at most that much more than its warm run's.
+inline constexpr double measure_planning_share = 0.25;
+
+}  // namespace psfsim::cpu::tuning
