@@ -280,8 +280,7 @@ TEST(AcceptedCli, PhotonCountsBeyondThePrecisionAreRefused) {
 // Found when auditing: each was accepted, then failed in the backend or after the work.
 TEST(AcceptedCli, SamplingTheBackendCannotComputeIsRefusedUpFront) {
   // The MFT's kernel phase passes 2^28 waves (the backend refused it, without the option).
-  expect_refused("run --samples 16 --pixel-scale 1e7lod",
-                 {"--pixel-scale 1e+07lod", "536870912 lambda/D"});
+  expect_refused("run --samples 16 --pixel-scale 1e7lod", {"--pixel-scale 1e+07lod", "too coarse"});
   // The detector stage touched 2 x 16 GiB of output buffers before any memory check.
   expect_refused("run --samples 16 --crop 65536 --oversample 16",
                  {"--crop 65536 --oversample 16", "host memory"});

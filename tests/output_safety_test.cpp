@@ -170,8 +170,9 @@ TEST(OutputSafety, AnOutputThatIsItsInputIsRefused) {
   const std::string h5map = dir + "/maps.h5";
   write_h5(h5map, "opd", {16, 16}, std::vector<double>(256, 0.01));
   const std::string wisdom = dir + "/wisdom";
-  ASSERT_EQ(run_psfsim("run --backend cpu --samples 16 --quiet --wisdom " + wisdom +
-                       " -o " + dir + "/w.h5").exit_code, 0);
+  // A measured plan, which is what a wisdom file keeps (one PSF alone is planned by estimate).
+  ASSERT_EQ(run_psfsim("run --backend cpu --samples 16 --quiet --fft-effort measure --wisdom " +
+                       wisdom + " -o " + dir + "/w.h5").exit_code, 0);
   ASSERT_TRUE(fs::exists(wisdom));
   const std::string run = "run --backend cpu --samples 16 --quiet --fft-effort estimate ";
   const struct {
