@@ -73,6 +73,12 @@ std::string toml_string(std::string_view text) {
   return out + "\"";
 }
 
+std::string format_two_digits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", value);
+  return text;
+}
+
 std::string format_number_list(const std::vector<double>& values) {
   std::string text;
   for (double v : values) text += (text.empty() ? "" : ",") + format_number(v);
