@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -20,9 +19,7 @@ std::string limit_text(double limit) {
   const double unit = std::pow(10.0, std::floor(std::log10(limit)) - 1);
   const double digits = std::floor(limit / unit);
   if (unit >= 1.0 && unit < 1e12) return std::to_string(static_cast<long long>(digits * unit));
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2g", digits * unit);
-  return text;
+  return format_two_digits(digits * unit);
 }
 
 // The MFT's kernel exp(-2 pi i theta xi) is reduced exactly only while theta xi stays below
@@ -46,9 +43,8 @@ void check_mft_reach(const RunSpec& spec, const Geometry& g) {
   else if (o.fnumber && o.pixel_pitch_m)
     option = "--fnumber " + format_number(*o.fnumber) + " --pixel-pitch " +
              format_length(*o.pixel_pitch_m);
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2g", reach);
-  throw InputError(option + ": the frame's edge lies " + text + " lambda/D off axis" +
+  throw InputError(option + ": the frame's edge lies " + format_two_digits(reach) +
+                   " lambda/D off axis" +
                    (largest_ratio > 1.0 ? " at " + format_length(shortest) +
                                               " (the shortest wavelength)"
                                         : "") +
@@ -86,7 +82,7 @@ void check_phase_rounding(const RunSpec& spec, const Geometry& g) {
     const std::string term = worst != nullptr ? "Noll Z" + std::to_string(worst->j) : "";
     std::string what = "the phase";
     if (spec.drawn && worst != nullptr)
-      what = "a frame's phase, with draws up to " + limit_text(max_normal_draw) + " sigma (" +
+      what = "a frame's phase, with draws up to " + format_two_digits(max_normal_draw) + " sigma (" +
              term + " at " + limit_text(std::fabs(worst->waves)) + " " +
              std::string(to_string(spec.optics.aberration_units)) + "),";
     else if (batch_size(spec) > 1)
@@ -174,10 +170,9 @@ void check_spectrum_range(const RunSpec& spec, const PsfPlan& p) {
   std::string option = !o.band_text.empty() ? "--band " + o.band_text : "--wavelengths";
   if (o.band_text.empty() && o.wavelengths_text.size() <= 60)
     option += " " + o.wavelengths_text;
-  char text[64];
-  std::snprintf(text, sizeof text, "%.2g, and a frame up to %.2g", weights, peak);
   throw InputError(option + ": the wavelengths' frame weights w_k (lambda_ref/lambda_k)^2 sum "
-                   "to " + text + ", more than " + std::string(to_string(spec.precision)) +
+                   "to " + format_two_digits(weights) + ", and a frame up to " +
+                   format_two_digits(peak) + ", more than " + std::string(to_string(spec.precision)) +
                    " precision holds" +
                    (spec.precision == Precision::single ? " (use --precision double, or"
                                                         : " (use") +

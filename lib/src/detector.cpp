@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -11,15 +10,6 @@
 #include "psfsim/number_text.hpp"
 
 namespace psfsim {
-namespace {
-
-std::string two_digits(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2g", v);
-  return text;
-}
-
-}  // namespace
 
 double largest_count(const OpticsSpec& o, double photon_share) {
   const double mean = o.photons.value_or(0.0) * photon_share + o.background;
@@ -36,18 +26,18 @@ void check_count_range(const OpticsSpec& o, Precision precision, double photon_s
   std::string what;
   if (!(light < o.background || light < read))
     what = "--photons " + format_number(*o.photons) + ": a pixel may count up to " +
-           two_digits(light) + " photo-electrons";
+           format_two_digits(light) + " photo-electrons";
   else if (!(o.background < read))
     what = "--background " + format_number(o.background) + ": a pixel may count up to " +
-           two_digits(o.background) + " photo-electrons";
+           format_two_digits(o.background) + " photo-electrons";
   else
     what = "--read-noise " + format_number(o.read_noise) + ": a pixel's read noise may reach " +
-           two_digits(read) + " electrons (" + two_digits(max_normal_draw) + " sigma)";
+           format_two_digits(read) + " electrons (" + format_two_digits(max_normal_draw) + " sigma)";
   throw InputError(what + ", more than " + std::string(to_string(precision)) +
-                   " precision holds (" + two_digits(most) + ")" +
+                   " precision holds (" + format_two_digits(most) + ")" +
                    (precision == Precision::single
                         ? "; --precision double holds up to " +
-                              two_digits(std::numeric_limits<double>::max())
+                              format_two_digits(std::numeric_limits<double>::max())
                         : ""));
 }
 

@@ -162,6 +162,12 @@ std::string_view without_bom(std::string_view text) {
   return text.substr(0, bom.size()) == bom ? text.substr(bom.size()) : text;
 }
 
+std::string format_two_digits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", value);
+  return text;
+}
+
 std::string format_number_list(const std::vector<double>& values) {
   std::string text;
   for (double v : values) text += (text.empty() ? "" : ",") + format_number(v);

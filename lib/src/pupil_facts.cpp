@@ -75,9 +75,9 @@ void check_intensity_range(const std::vector<double>& amplitude, std::size_t map
     const std::string what = use.oversample > 1 ? "(S sum |A|)^2" : "(sum |A|)^2";
     throw InputError(
         "--pupil-amplitude " + file + ": the frames hold |E|^2 in the map's units, up to " +
-        what + " = " + format_number(peak) + (maps > 1 ? " in frame " + std::to_string(f) : "") +
+        what + " = " + format_two_digits(peak) + (maps > 1 ? " in frame " + std::to_string(f) : "") +
         ", outside " + std::string(to_string(use.precision)) + " precision's " +
-        format_number(range.lo) + " to " + format_number(range.hi) +
+        format_two_digits(range.lo) + " to " + format_two_digits(range.hi) +
         " (scale the map, or use --normalize peak or sum" +
         (use.precision == Precision::single ? ", or --precision double)" : ")"));
   }
@@ -111,7 +111,7 @@ void check_opd_range(const std::vector<double>& opd, const PupilMap& file,
     std::string at = format_number(opd[i]) + " " + std::string(to_string(aperture.opd_units)) +
                      " at " + sample_place(i, n, file.stacked);
     if (waves_per_unit != 1.0 || phase_scale != 1.0)
-      at += " is " + format_number(waves) + " waves at " + format_length(shortest) +
+      at += " is " + format_two_digits(waves) + " waves at " + format_length(shortest) +
             (phase_scale != 1.0 ? " (the run's shortest wavelength)" : "");
     throw InputError("--pupil-opd " + file.file + ": " + at +
                      ", beyond 2^33 = 8589934592 waves, where doubles lie more than 1e-6 "

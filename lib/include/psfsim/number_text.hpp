@@ -22,6 +22,8 @@ inline constexpr std::uint64_t max_seed = UINT64_MAX;
 
 // Shortest text that reads back to the same double: "0.1", not "0.10000000000000001".
 [[nodiscard]] std::string format_number(double value);
+// Two significant digits, for a computed bound or sum in a message: "3.4e+38", "2.7e-06".
+[[nodiscard]] std::string format_two_digits(double value);
 // Each with format_number, separated by commas: "0.5,1,1.22".
 [[nodiscard]] std::string format_number_list(const std::vector<double>& values);
 // A TOML basic string: quoted, with backslash, quote and control characters escaped.
