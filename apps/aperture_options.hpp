@@ -1,5 +1,6 @@
 #pragma once
-// The aperture options of `psfsim run` (SPEC §7): spiders, segmented hexagons and pupil maps
+// The aperture options of `psfsim run` (docs/spec.md §7): spiders, segmented hexagons and pupil
+// maps
 // from files. Each long name is also its key in the config file's [run] table.
 #include <CLI/CLI.hpp>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The metric options of `psfsim run` (SPEC §7): which per-frame metrics, at which radii and
+// The metric options of `psfsim run` (docs/spec.md §7): which per-frame metrics, at which radii and
 // frequencies, and whether the file keeps frames, metrics or both. Each long name is also its
 // key in the config file's [run] table.
 #include <CLI/CLI.hpp>

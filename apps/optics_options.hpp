@@ -1,5 +1,5 @@
 #pragma once
-// The physical options of `psfsim run` (SPEC §6): units, spectrum, propagation, detector.
+// The physical options of `psfsim run` (docs/spec.md §6): units, spectrum, propagation, detector.
 #include <CLI/CLI.hpp>
 
 #include <cstdint>

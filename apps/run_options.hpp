@@ -1,5 +1,5 @@
 #pragma once
-// The options of `psfsim run` (SPEC §2), registered on a CLI11 subcommand. Each option's
+// The options of `psfsim run` (docs/spec.md §2), registered on a CLI11 subcommand. Each option's
 // long name is also its key in the config file's [run] table.
 #include <CLI/CLI.hpp>
 

@@ -243,7 +243,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line,
       for (RunSpec spec : specs)
         for (int b : o.batch) {
           spec.precision = *parse_precision(precision_name);
-          // Real, distinct frames (SPEC §5: each frame of a batch a different defocus),
+          // Real, distinct frames (docs/spec.md §5: each frame of a batch a different defocus),
           // computed B at a time, R timed repeats after the warm-up.
           spec.frames = b == 1 ? std::vector<PhaseTerms>{terms}
                                : expand(terms, VarySpec{TermId{true, 4, 0, 0}, -0.5, 0.5, b});

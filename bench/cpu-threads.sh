@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CPU threads for one PSF (SPEC §10, "CPU threads"): for each N in 32..2048 (M = 2N, float32,
+# CPU threads for one PSF (docs/spec.md §10, "CPU threads"): for each N in 32..2048 (M = 2N,
+# float32,
 # one wave of rho^2 cos(phi)), time `psfsim sweep --backends cpu --batch 1` with --threads T
 # for T in {1, 2, 4, ..., cores} (and cores itself when it is no power of two) and with the
 # default (--threads 0: psfsim's choice), then print one table: the median total per T, the

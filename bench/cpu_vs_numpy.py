@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """psfsim's CPU backend against NumPy and a bare FFTW transform, measured side by side in one
-run on this machine (SPEC §5, development-machine targets).
+run on this machine (docs/spec.md §5, development-machine targets).
 
 For each N (M = 2N, float32 unless stated, one wave of rho^2 cos(phi) on a circular pupil):
   - NumPy running the original script's pipeline (linspace meshgrid, rho, phi, W, aperture,
@@ -308,7 +308,8 @@ def main():
             f"| {ratio(r['np64'], r['ps1'])} / {ratio(r['np64'], r['psT'])} "
             f"| {ratio(r['ps1'], r['fw1'], 2)} / {ratio(r['psT'], r['fwT'], 2)} |")
 
-    # SPEC §5 development-machine targets, against the faster NumPy variant (the stricter test)
+    # docs/spec.md §5 development-machine targets, against the faster NumPy variant (the stricter
+    # test)
     checks = []
     for r in rows:
         best_np = min(r["np64"], r["np32"])
@@ -345,7 +346,7 @@ def main():
         + (f"{load_before:.2f} just before, {load_during:.2f} on average during the run."
            if load_during is not None else "unknown."),
         "",
-        "SPEC §5 targets (best psfsim against the faster NumPy variant):",
+        "docs/spec.md §5 targets (best psfsim against the faster NumPy variant):",
         *[f"- {c}" for c in checks],
     ]
     text = "\n".join(lines) + "\n"

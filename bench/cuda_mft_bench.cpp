@@ -1,4 +1,4 @@
-// The CUDA MFT backend's throughput against SPEC §10 (H200, float32, B >= 1024: N=128, K=64
+// The CUDA MFT backend's throughput against docs/spec.md §10 (H200, float32, B >= 1024: N=128, K=64
 // >= 2.5M PSFs/s and N=64, K=32 >= 6M PSFs/s, frames in host memory), with what bounds it:
 // the host's table packing, the stages timed one by one, the two cuBLAS products alone
 // (cgemm, cgemm3m and the two layouts not taken), the pupil kernel alone against a memset,
@@ -57,7 +57,7 @@ psfsim::PsfPlan plan_for(int n, int k, int batch, bool stage_timing) {
   return psfsim::with_pupil_facts(plan);
 }
 
-// Each frame a different defocus plus one wave of rho^2 cos(phi), as SPEC §5's batches.
+// Each frame a different defocus plus one wave of rho^2 cos(phi), as docs/spec.md §5's batches.
 std::vector<psfsim::PhasePolynomial> defocus_frames(int batch) {
   std::vector<psfsim::PhasePolynomial> out;
   for (int i = 0; i < batch; ++i) {

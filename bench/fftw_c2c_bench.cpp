@@ -1,4 +1,4 @@
-// The floor the CPU backend is measured against (SPEC §5): a bare FFTW M x M in-place
+// The floor the CPU backend is measured against (docs/spec.md §5): a bare FFTW M x M in-place
 // complex-to-complex forward transform, float and double, FFTW_MEASURE plans, over
 // M = 128..4096. Nothing else: no pupil, no shifts, no intensity.
 //

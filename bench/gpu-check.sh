@@ -4,7 +4,8 @@
 # executables are run directly). Steps: every CUDA test (the backend contract suite's cuda
 # instances included), compute-sanitizer's memcheck, racecheck and initcheck on a batch, an
 # odd size, a double-precision run, metrics alone and MFT calls queued behind each other,
-# `psfsim info`, single-PSF latency (fused and per-stage timing), the batch targets of SPEC §5,
+# `psfsim info`, single-PSF latency (fused and per-stage timing), the batch targets of docs/spec.md
+# §5,
 # a CPU-vs-GPU size sweep, and the writer against dd (bench/writer-vs-dd.sh, into /dev/shm).
 # Logs and the sweep file land under $OUT (or ./gpu-check-out).
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPEC §10's metric target on the GPU machine: `psfsim run --store metrics` at N=128, M=256,
+# docs/spec.md §10's metric target on the GPU machine: `psfsim run --store metrics` at N=128, M=256,
 # end to end (process start to exit, file included), in PSFs/s, for the metrics without and
 # with the MTF (which adds an FFT of each whole plane); then `psfsim sweep` timing the device
 # alone with --store metrics against --store frames. Each run three times; medians.

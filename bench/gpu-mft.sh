@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The MFT on the GPU machine (SPEC §10): PSFs/s to host memory at N=128, K=64 and N=64, K=32
+# The MFT on the GPU machine (docs/spec.md §10): PSFs/s to host memory at N=128, K=64 and N=64, K=32
 # with B = 1024 and 4096 against the FFT's crop, then fft/mft/auto on a grid of (N, K).
 #   bench/gpu-mft.sh BUILD_DIR
 set -euo pipefail

@@ -1,4 +1,4 @@
-// SPEC §10's CPU MFT target: MftPropagator::propagate against the two bare BLAS products of
+// docs/spec.md §10's CPU MFT target: MftPropagator::propagate against the two bare BLAS products of
 // the same shapes ((N x N)(N x K) and (K x N)(N x K) per frame), measured in the same run;
 // the ratio should stay within 1.3. Pupils are a clear disk with a random phase.
 //

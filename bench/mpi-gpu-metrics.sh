@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two GPUs under MPI against one (SPEC §10: >= 1.8x with --store metrics), on the GPU
+# Two GPUs under MPI against one (docs/spec.md §10: >= 1.8x with --store metrics), on the GPU
 # machine of kind nvidia-h200-x2: the same `psfsim run --store metrics` (N = 128, M = 256,
 # float32, FRAMES random Zernike frames) as one process and as `mpirun -n 2`, alternating,
 # ROUNDS times. Two figures: the compute rate psfsim prints (the slowest rank's) and the wall

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two MPI ranks against one process (SPEC §10: two CPU ranks of one thread >= 1.7x one):
+# Two MPI ranks against one process (docs/spec.md §10: two CPU ranks of one thread >= 1.7x one):
 # the same `psfsim run` batch (N = 128, M = 256, float32, --crop 64, a --vary series of B
 # frames, CPU backend, --threads 1) timed ROUNDS times as one process and as
 # `mpirun -n 2`, alternating, so that a busy machine slows both sides alike. Two figures per

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fft, mft and auto side by side on a grid of (N, K), from one `psfsim sweep` (SPEC §10:
+# fft, mft and auto side by side on a grid of (N, K), from one `psfsim sweep` (docs/spec.md §10:
 # auto never more than 1.1x slower than the faster of the two; the MFT's PSFs/s).
 #
 #   bench/propagation-grid.sh BUILD_DIR BACKEND [SIZES [CROPS [BATCH [REPEAT]]]]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The writer against the disk (SPEC §10): a whole `psfsim run` into a folder, timed from
+# The writer against the disk (docs/spec.md §10): a whole `psfsim run` into a folder, timed from
 # process start to exit, against `dd` writing the same number of bytes to the same folder,
 # side by side, each case REPEAT times (default 3; medians). Target: psfsim <= 1.25x dd.
 # dd's own time for the same bytes varies by a third from run to run on the GPU machine, so

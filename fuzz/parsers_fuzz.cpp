@@ -121,7 +121,7 @@ void fuzz_terms(std::string_view text) {
   (void)psfsim::parse_finite_double(text);
   (void)psfsim::parse_integer(text);
   try { (void)psfsim::parse_metrics(text); } catch (const InputError&) {}
-  // SPEC §7's radius and frequency lists must read back from their own formatting.
+  // docs/spec.md §7's radius and frequency lists must read back from their own formatting.
   try {
     const auto values = psfsim::parse_number_list(text, "--ee-radii");
     if (psfsim::parse_number_list(psfsim::format_number_list(values), "x") != values)
@@ -130,7 +130,7 @@ void fuzz_terms(std::string_view text) {
   }
 }
 
-// Units and spectra (SPEC §6); a parsed value must read back from its own formatting.
+// Units and spectra (docs/spec.md §6); a parsed value must read back from its own formatting.
 void fuzz_units(std::string_view text) {
   try {
     const double metres = psfsim::parse_length(text, "--wavelength");

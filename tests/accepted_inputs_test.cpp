@@ -30,7 +30,7 @@ using test::relative_l2;
 
 constexpr int n = 32;
 
-double coordinate(int i) { return (i - n / 2.0) * (2.0 / n); }  // SPEC §1, centered
+double coordinate(int i) { return (i - n / 2.0) * (2.0 / n); }  // docs/spec.md §1, centered
 
 // An N x N map of f(x, y).
 template <typename F>

@@ -1,4 +1,4 @@
-// SPEC §7's apertures and pupil maps: the sampled areas against the analytic ones, the
+// docs/spec.md §7's apertures and pupil maps: the sampled areas against the analytic ones, the
 // diffraction spikes of spiders and the six-fold symmetry of a hexagon, maps read from HDF5,
 // .npy and FITS that reproduce the built-in pupil bit for bit and --zernike to rounding, the
 // file errors, and the GPU against the CPU (skipped visibly without a device).
@@ -47,7 +47,7 @@ RunSpec spec_for(const std::string& backend, int n, int m, Precision p,
 
 std::vector<double> run_frame(const RunSpec& spec) { return test::run_spec_frames(spec).front(); }
 
-double coordinate(int i, int n) { return (i - n / 2.0) * (2.0 / n); }  // SPEC §1, centered
+double coordinate(int i, int n) { return (i - n / 2.0) * (2.0 / n); }  // docs/spec.md §1, centered
 
 // The energy of a K x K frame (axis at K/2) in `bins` angular bins centred on multiples of
 // 360/bins degrees (so that an axis is a bin's centre, not its edge), over radii [r1, r2] in

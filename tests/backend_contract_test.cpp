@@ -1,5 +1,7 @@
-// The backend contract of SPEC §4, one suite for every compiled backend and both precisions:
-// results against a direct DFT written from SPEC §1 alone (odd and even N and M, both grids,
+// The backend contract of docs/spec.md §4, one suite for every compiled backend and both
+// precisions:
+// results against a direct DFT written from docs/spec.md §1 alone (odd and even N and M, both
+// grids,
 // crops, the three normalizations), the lifetime of returned blocks, every output element
 // rewritten, and the refusals. GPU instances skip visibly where no device is usable.
 #include <gtest/gtest.h>

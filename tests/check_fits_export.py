@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Exports psfsim files with `psfsim export` and reads the FITS back with astropy alone
-(SPEC §7): the data equal /psf bit for bit, the keywords hold the file's values, the
+(docs/spec.md §7): the data equal /psf bit for bit, the keywords hold the file's values, the
 PARAMETERS table equals /parameters. Exits 77 (skipped) without astropy.
 Usage: check_fits_export.py PSFSIM_BINARY WORKDIR"""
 import math

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reads /metrics of files written by psfsim with h5py alone and checks SPEC §7: one float64
+"""Reads /metrics of files written by psfsim with h5py alone and checks docs/spec.md §7: one float64
 dataset per metric column, one entry per frame (ee and mtf one row per frame), their
 attributes, the root attribute `store`, no /psf with --store metrics, and values that agree
 with the frames where both are stored. Usage: check_metrics_layout.py PSFSIM_BINARY WORKDIR"""

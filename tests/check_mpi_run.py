@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`mpirun -n R psfsim run` (SPEC section 9, docs/scaling.md), read back with h5py.
+"""`mpirun -n R psfsim run` (docs/spec.md §9, docs/scaling.md), read back with h5py.
 
 usage: check_mpi_run.py PSFSIM MPIRUN WORKDIR equal|failures
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reads files written by psfsim with h5py alone and checks SPEC §3: shapes, dtypes,
+"""Reads files written by psfsim with h5py alone and checks docs/spec.md §3: shapes, dtypes,
 attributes, /parameters and /timings. Usage: check_output_layout.py PSFSIM_BINARY WORKDIR"""
 import os
 import subprocess

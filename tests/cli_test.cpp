@@ -172,7 +172,7 @@ std::vector<BadInput> bad_inputs() {
       {"chunk_negative", "run --chunk-frames -1", "--chunk-frames"},
       {"bad_fft_effort", "run --fft-effort hard", "--fft-effort"},
       {"sweep_bad_fft_effort", "sweep --fft-effort hard", "--fft-effort"},
-      // SPEC §6: units, the physical pixel scale, spectra, propagation and the detector.
+      // docs/spec.md §6: units, the physical pixel scale, spectra, propagation and the detector.
       {"wavelength_bare_number", "run --wavelength 550", "nm, um, mm or m"},
       {"wavelength_unknown_unit", "run --wavelength 550nn", "--wavelength"},
       {"wavelength_negative", "run --wavelength -5nm", "--wavelength"},
@@ -212,7 +212,7 @@ std::vector<BadInput> bad_inputs() {
       {"compression_lz4_level", "run --compression lz4:3", "--compression lz4:3"},
       {"zero_aperture", "run --samples 2 --grid linspace --backend cpu", "--obscuration"},
       {"sweep_zero_aperture", "sweep --sizes 2 --grid linspace --backends cpu", "aperture"},
-      // SPEC §7: apertures and pupil maps (tests/aperture_test.cpp checks the file errors).
+      // docs/spec.md §7: apertures and pupil maps (tests/aperture_test.cpp checks the file errors).
       {"spiders_malformed", "run --spiders 4", "--spiders"},
       {"spiders_too_wide", "run --spiders 3,1.5", "--spiders"},
       {"hex_unknown_flag", "run --hex-segments 2,0.01,center", "--hex-segments"},
@@ -223,7 +223,7 @@ std::vector<BadInput> bad_inputs() {
       {"opd_units_without_wavelength", "run --pupil-opd " + short_row + " --opd-units um",
        "--opd-units um"},
       {"bad_opd_units", "run --opd-units mm", "--opd-units"},
-      // SPEC §7: Zernike orderings.
+      // docs/spec.md §7: Zernike orderings.
       {"zernike_order_unknown", "run --zernike-order zemax", "--zernike-order"},
       {"zernike_norm_unknown", "run --zernike-norm peak", "--zernike-norm"},
       {"fringe_index_38", "run --zernike-order fringe --zernike 38,0.1",
@@ -384,7 +384,7 @@ TEST(Cli, ConfigValuesArriveAndTheCommandLineOverridesThem) {
   EXPECT_NE(r.stdout_text.find("1 x 48 x 48 float32"), std::string::npos) << r.stdout_text;
 }
 
-// SPEC §2 lists --config/-c FILE among run's options: the help of run and sweep lists it
+// docs/spec.md §2 lists --config/-c FILE among run's options: the help of run and sweep lists it
 // there, though the main app parses it (and -c still reads the command's table).
 TEST(Cli, RunAndSweepHelpListTheConfigOption) {
   for (const std::string command : {"run", "sweep"}) {

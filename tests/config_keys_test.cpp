@@ -53,7 +53,7 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"grid", {"--grid linspace", "grid = \"linspace\""}},
       {"seidel", {"--seidel 2,1,0.5 --seidel 4,0,0.25", "seidel = [\"2,1,0.5\", \"4,0,0.25\"]"}},
       {"zernike", {"--zernike 4,0.1 --zernike 11,0.05", "zernike = [\"4,0.1\", \"11,0.05\"]"}},
-      // SPEC §7: with a term for the convention to read (Fringe 9 is Noll 11 / sqrt(5)).
+      // docs/spec.md §7: with a term for the convention to read (Fringe 9 is Noll 11 / sqrt(5)).
       {"zernike-order", {"--zernike-order fringe --zernike 9,0.3",
                          "zernike-order = \"fringe\"\nzernike = [\"9,0.3\"]"}},
       {"zernike-norm", {"--zernike-norm unit --zernike 4,0.3",
@@ -72,7 +72,7 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"repeat", {"--repeat 2", "repeat = 2"}},
       {"chunk-frames", {"--chunk-frames 1", "chunk-frames = 1"}},
       {"compression", {"--compression deflate:6", "compression = \"deflate:6\""}},
-      // SPEC §7: the aperture and the pupil maps.
+      // docs/spec.md §7: the aperture and the pupil maps.
       {"spiders", {"--spiders 4,0.05,30", "spiders = \"4,0.05,30\""}},
       {"hex-segments", {"--hex-segments 1,0.02", "hex-segments = \"1,0.02\""}},
       {"pupil-amplitude",
@@ -80,7 +80,7 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"pupil-opd", {"--pupil-opd " + opd, "pupil-opd = \"" + opd + "\""}},
       {"opd-units", {"--pupil-opd " + opd + " --opd-units nm --wavelength 500nm",
                      "pupil-opd = \"" + opd + "\"\nopd-units = \"nm\"\nwavelength = \"500nm\""}},
-      // SPEC §6: each key with the companions it needs, given alike on both sides.
+      // docs/spec.md §6: each key with the companions it needs, given alike on both sides.
       {"wavelength", {"--wavelength 550nm", "wavelength = \"550nm\""}},
       {"fnumber", {"--fnumber 20 --pixel-pitch 6um --wavelength 500nm",
                    "fnumber = 20\npixel-pitch = \"6um\"\nwavelength = \"500nm\""}},
@@ -102,7 +102,7 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"background", {"--photons 1000 --background 3", "photons = 1000\nbackground = 3"}},
       {"read-noise", {"--photons 1000 --read-noise 2", "photons = 1000\nread-noise = 2"}},
       {"noise-seed", {"--photons 1000 --noise-seed 9", "photons = 1000\nnoise-seed = 9"}},
-      // SPEC §7's metrics: a dropped --store frames would bring /metrics back.
+      // docs/spec.md §7's metrics: a dropped --store frames would bring /metrics back.
       {"metrics", {"--metrics strehl,ee", "metrics = \"strehl,ee\""}},
       {"ee-radii", {"--metrics ee --ee-radii 1,2", "metrics = \"ee\"\nee-radii = \"1,2\""}},
       {"mtf-frequencies", {"--metrics mtf --mtf-frequencies 0.5",
@@ -295,7 +295,7 @@ TEST(ConfigKeys, OutputAndForceWorkFromAConfigFile) {
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
 }
 
-// SPEC §2: the command line overrides the file, also where the file's key and the command
+// docs/spec.md §2: the command line overrides the file, also where the file's key and the command
 // line's option exclude each other: the command line's side is taken, the file's dropped.
 TEST(ConfigKeys, TheCommandLineOverridesAnExclusiveKeyOfTheFile) {
   const std::string dir = fresh_dir("config-exclusive");

@@ -1,4 +1,4 @@
-// Detector effects: pixel integration, Gaussian jitter, photon and read noise (SPEC §6).
+// Detector effects: pixel integration, Gaussian jitter, photon and read noise (docs/spec.md §6).
 #include "psfsim/detector.hpp"
 
 #include <gtest/gtest.h>

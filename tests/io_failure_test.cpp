@@ -1,4 +1,4 @@
-// I/O failures while psfsim writes (SPEC §8): a file-size limit, a full file system, a
+// I/O failures while psfsim writes (docs/spec.md §8): a file-size limit, a full file system, a
 // read-only folder. Each gives one `psfsim: error:` line naming the file and the system's
 // reason, exit 3, no crash, no library error stack, and nothing left in the folder.
 #include <gtest/gtest.h>

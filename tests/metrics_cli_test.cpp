@@ -1,4 +1,4 @@
-// The metrics options from the outside (SPEC §7): --store metrics writes /metrics and no
+// The metrics options from the outside (docs/spec.md §7): --store metrics writes /metrics and no
 // /psf, --store both both, the default with --metrics is both; bad input exits 2 with one
 // `psfsim: error:` line naming the option and leaves no file; a config file's metrics keys
 // really arrive in the file.

@@ -1,4 +1,4 @@
-// SPEC §7's per-frame metrics against analytic results, through PsfRun into a
+// docs/spec.md §7's per-frame metrics against analytic results, through PsfRun into a
 // FrameCollector: the Airy pattern's encircled energy and FWHM, the clear pupil's MTF,
 // Maréchal's Strehl, the tilt's centroid, the whole-pixel tilt's two Strehl ratios, the MFT
 // against the FFT, the normalizations, and the GPU against the CPU.
@@ -135,7 +135,7 @@ double noll(int j, double x, double y) {
   }
 }
 
-// Over SPEC §1's centered N x N clear pupil, for W = sum c_j Z_j: the piston-removed RMS of
+// Over docs/spec.md §1's centered N x N clear pupil, for W = sum c_j Z_j: the piston-removed RMS of
 // W and |<exp(2 pi i W)>|^2, the value on the axis over the aberration-free peak.
 struct SampledPupil {
   double rms = 0.0;
@@ -388,7 +388,7 @@ TEST(MetricsMarechal, StrehlFollowsMarechalAndRmsIsTheCoefficientsNorm) {
 
       // Exact for the sampled pupil, to rounding: the axis value is |sum A e^{2 pi i W}|^2,
       // and rms_wavefront is the piston-free RMS of W over its samples (psfsim's phase
-      // polynomial evaluates the Zernikes to ~1e-12 waves: SPEC's Cartesian expansion).
+      // polynomial evaluates the Zernikes to ~1e-12 waves: docs/conventions.md's Cartesian expansion).
       EXPECT_NEAR(r.at("strehl_centre"), p.centre_strehl, 1e-11);
       EXPECT_NEAR(r.at("rms_wavefront"), p.rms, 1e-11);
       // Against the continuous disk: the sampled Zernikes are orthonormal only to O(1/N):
@@ -512,7 +512,8 @@ TEST(MetricsTilt, WholePixelTiltKeepsTheMaximumStrehlAndDropsTheCentreValue) {
 }
 
 // ---------------------------------------------------------------------------------------
-// 6. The MFT: at the FFT's pixel scale it is the FFT's crop (SPEC §6) and so are its metrics;
+// 6. The MFT: at the FFT's pixel scale it is the FFT's crop (docs/spec.md §6) and so are its
+// metrics;
 // at a pixel scale no FFT has, the Airy values hold; a spectrum's Strehl is 1 unaberrated.
 
 TEST(MetricsMft, EqualsTheFftAtTheFftsPixelScale) {

@@ -1,4 +1,4 @@
-// The CPU MFT engine (cpu/src/mft_propagator.*), float and double: against SPEC §6's double
+// The CPU MFT engine (cpu/src/mft_propagator.*), float and double: against docs/spec.md §6's double
 // sum evaluated directly, against the FFT path's central crop at the FFT's pixel scale, and
 // its batching, threading and support arguments against itself.
 #include <gtest/gtest.h>
@@ -28,7 +28,7 @@ class Mft : public ::testing::Test {};
 using Reals = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(Mft, Reals);
 
-// x_i of SPEC §1, written here rather than taken from psfsim.
+// x_i of docs/spec.md §1, written here rather than taken from psfsim.
 double coordinate(int i, int n, Grid grid) {
   if (grid == Grid::centered) return (i - n / 2.0) * (2.0 / n);
   return i == n - 1 ? 1.0 : -1.0 + i * (2.0 / (n - 1));
@@ -81,7 +81,7 @@ std::vector<std::complex<double>> seidel_pupil(int n, Grid grid, const PhaseTerm
   return p;
 }
 
-// |E|^2 of SPEC §6 by its double sum, term by term in long double, with output index
+// |E|^2 of docs/spec.md §6 by its double sum, term by term in long double, with output index
 // `centre` on the optical axis (below 0: floor(K/2), as §6 writes it).
 std::vector<double> direct_mft(const std::vector<std::complex<double>>& pupil, int n, int k,
                                double s, Grid grid, double centre = -1.0) {

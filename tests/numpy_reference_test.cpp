@@ -1,4 +1,4 @@
-// Every backend against NumPy computing the same pipeline in float64 (SPEC §1): relative L2
+// Every backend against NumPy computing the same pipeline in float64 (docs/spec.md §1): relative L2
 // error below 1e-10 in double and 1e-5 in single, normalization 'none'. Then crops and the
 // other normalizations against the same reference, transformed by the test itself.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// SPEC §6 end to end, through PsfRun on every compiled backend: the MFT against the FFT's
+// docs/spec.md §6 end to end, through PsfRun on every compiled backend: the MFT against the FFT's
 // crop and against the double sum at any pixel scale, spectra against monochromatic runs and
 // the Airy pattern, and the detector (oversampling, jitter, photon noise).
 #include <gtest/gtest.h>
@@ -40,7 +40,7 @@ std::vector<double> run_frame(const RunSpec& spec, std::size_t index = 0) {
 }
 
 
-// SPEC §6's double sum, in double, from the grid and aperture of §1 and the phase's direct
+// docs/spec.md §6's double sum, in double, from the grid and aperture of §1 and the phase's direct
 // evaluation; pixel q at theta_q = (q - centre) s.
 std::vector<double> direct_mft(const RunSpec& spec, int k, double s, double centre) {
   const int n = spec.samples;

@@ -1,4 +1,4 @@
-// /psf as SPEC §8 lays it out: whole frames in chunks of about 1-4 MiB, every compression
+// /psf as docs/spec.md §8 lays it out: whole frames in chunks of about 1-4 MiB, every compression
 // giving back the same values, a clear error where a filter plugin is missing, and
 // dimension scales (frame, y, x) with the pixel centres in lambda/D.
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
-// The sampled aperture of SPEC §1 at its boundaries: a sample exactly at rho = 1 or exactly at
+// The sampled aperture of docs/spec.md §1 at its boundaries: a sample exactly at rho = 1 or exactly
+// at
 // rho = obscuration is inside; the spans reproduce the per-sample rule; the peak scale is
 // 1 / (sum A)^2.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The dtypes a pupil map may have (SPEC §7, docs/cli.md): bool and integer masks, either
+// The dtypes a pupil map may have (docs/spec.md §7, docs/cli.md): bool and integer masks, either
 // byte order, Fortran order, integer HDF5 datasets and integer FITS images each read as the
 // same values, and give the same PSF bit for bit, as the float64 C-order .npy file of those
 // values. The maps are not symmetric under transposition, so a Fortran array read without
@@ -25,7 +25,7 @@ using test::write_npy;
 constexpr int n = 32;
 const Dims square{n, n};
 
-double coordinate(int i) { return (i - n / 2.0) * (2.0 / n); }  // SPEC §1, centered
+double coordinate(int i) { return (i - n / 2.0) * (2.0 / n); }  // docs/spec.md §1, centered
 
 // An annulus (0.2 < r < 1) cut off left of x = -0.4, times `level(row, column)`.
 template <typename Level>

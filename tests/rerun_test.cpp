@@ -1,4 +1,4 @@
-// Reruns of one command on one machine write bit-identical /psf (SPEC §8): the FFTW wisdom
+// Reruns of one command on one machine write bit-identical /psf (docs/spec.md §8): the FFTW wisdom
 // cache gives every later run the first run's plans. Checked for a single frame, a batch
 // and random draws, in both precisions, and with the cache turned off (whose default effort
 // is estimate).

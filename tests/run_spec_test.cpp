@@ -81,7 +81,7 @@ TEST(RunSpec, RejectsEachBadValueWithItsOptionName) {
   expect_rejected(s, "--padded-size");
 }
 
-// SPEC §6: auto takes the MFT where only it applies, as for a crop larger than M.
+// docs/spec.md §6: auto takes the MFT where only it applies, as for a crop larger than M.
 TEST(RunSpec, AutoPropagationTakesTheMftForACropBeyondThePaddedSize) {
   RunSpec s = valid();
   s.samples = 32;
@@ -94,7 +94,7 @@ TEST(RunSpec, AutoPropagationTakesTheMftForACropBeyondThePaddedSize) {
   EXPECT_EQ(g.propagation, Propagation::mft);
 }
 
-// SPEC §6: pixel_scale_arcsec is recorded wherever a diameter and a wavelength make the
+// docs/spec.md §6: pixel_scale_arcsec is recorded wherever a diameter and a wavelength make the
 // pixel scale an angle, from the pad factor's lambda/D as from an explicit one.
 TEST(RunSpec, ADiameterAndAWavelengthGiveThePixelScaleInArcsec) {
   RunSpec s = valid();

@@ -1,4 +1,4 @@
-// Stop signals (SPEC §8): SIGINT, SIGTERM and SIGHUP end a run or a sweep at once with exit
+// Stop signals (docs/spec.md §8): SIGINT, SIGTERM and SIGHUP end a run or a sweep at once with exit
 // 128 + signal, one line, and the partial file removed. A partial left by SIGKILL is removed
 // by the next run in that folder once its process is gone, never while it lives.
 #include <gtest/gtest.h>

@@ -18,7 +18,7 @@ inline void PrintTo(Precision p, std::ostream* os) { *os << to_string(p); }
 
 namespace psfsim::test {
 
-// Relative L2 error bounds, defined here only (SPEC §1 for the references):
+// Relative L2 error bounds, defined here only (docs/spec.md §1 for the references):
 // against an independent float64 reference (NumPy, a direct DFT, an analytic result) ...
 [[nodiscard]] constexpr double reference_tolerance(Precision p) {
   return p == Precision::single ? 1e-5 : 1e-10;
@@ -67,7 +67,7 @@ struct Case {
 [[nodiscard]] std::vector<std::vector<double>> compute_frames(
     const std::string& backend, const Case& c, const std::vector<PhaseTerms>& frames,
     Precision precision);
-// The frame's intensity by a direct DFT written from SPEC §1 alone (float64, Seidel terms
+// The frame's intensity by a direct DFT written from docs/spec.md §1 alone (float64, Seidel terms
 // only, no psfsim pupil code), with the case's aperture, normalization and crop applied.
 [[nodiscard]] std::vector<double> direct_dft_psf(const Case& c);
 

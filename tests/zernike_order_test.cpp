@@ -1,4 +1,5 @@
-// --zernike-order and --zernike-norm (SPEC §7): the ANSI and Fringe index maps against their
+// --zernike-order and --zernike-norm (docs/spec.md §7): the ANSI and Fringe index maps against
+// their
 // published tables, the polynomials each convention names against their closed forms, Fringe
 // Z9 against Noll Z11 / sqrt(5) as phases and as PSFs, and --vary, --random and CSV headers
 // reaching the same Noll terms as --zernike does.

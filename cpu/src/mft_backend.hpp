@@ -1,5 +1,5 @@
 #pragma once
-// The CPU backend of `--propagation mft` (SPEC §6): the pupil of every frame and wavelength
+// The CPU backend of `--propagation mft` (docs/spec.md §6): the pupil of every frame and wavelength
 // built unshifted at N x N, then each wavelength's matrix Fourier transform, weighted into
 // one frame per phase.
 #include <memory>

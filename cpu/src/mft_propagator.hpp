@@ -1,5 +1,5 @@
 #pragma once
-// The matrix Fourier transform of SPEC §6 (Soummer et al. 2007) on the CPU: K x K intensity
+// The matrix Fourier transform of docs/spec.md §6 (Soummer et al. 2007) on the CPU: K x K intensity
 // frames at any pixel scale s from N x N pupils, as two complex BLAS products per frame,
 //   E = A P A^T,  A[k][i] = exp(-2 pi i theta_k xi_i),  theta_k = (k - floor(K/2)) s,
 //   xi_i = x_i / 2 (x_i of the §1 grid; rows and columns share it, so A serves both axes).
@@ -31,7 +31,7 @@ class MftPropagator {
   // samples N, output K, pixel_scale s in lambda/D per pixel; threads <= 0: every core.
   // Throws InputError for N < 1, K < 1, a non-finite s or centre, or |s| too large.
   // `pixel_centre`: the output index on the optical axis (theta = 0); below 0, floor(K/2).
-  // An oversampled detector puts it between samples (SPEC §6).
+  // An oversampled detector puts it between samples (docs/spec.md §6).
   MftPropagator(int samples, int output, double pixel_scale, Grid grid, int threads = 0,
                 double pixel_centre = -1.0);
 
@@ -49,7 +49,8 @@ class MftPropagator {
   // A, K x N, row-major.
   [[nodiscard]] const std::vector<Complex>& matrix() const noexcept { return matrix_; }
 
-  // The floor SPEC §10 compares propagate() with: seconds for the same two products of these
+  // The floor docs/spec.md §10 compares propagate() with: seconds for the same two products of
+  // these
   // shapes, (N x N)(N x K) and (K x N)(N x K) per frame, on arbitrary data, as plain
   // per-frame BLAS calls: frames spread over `threads` threads where there are enough of
   // them, else OpenBLAS's own threads on each call; the median of `repeats` runs after a

@@ -1,5 +1,6 @@
 #pragma once
-// The MTF metric on the CPU (SPEC §7): the OTF as the 2-D transform of the whole M x M focal
+// The MTF metric on the CPU (docs/spec.md §7): the OTF as the 2-D transform of the whole M x M
+// focal
 // plane's intensity, sampled by metric_math.hpp's radial average.
 #include <complex>
 

@@ -20,7 +20,8 @@ struct PupilRow {
   int hi = 0;
   int obscured_lo = 0;
   int obscured_hi = 0;
-  // SPEC §7's maps, n-long rows or null: A multiplies each sample (0 writes a zero), the OPD
+  // docs/spec.md §7's maps, n-long rows or null: A multiplies each sample (0 writes a zero), the
+  // OPD
   // (waves, times opd_scale) joins the phase.
   const double* amplitude = nullptr;
   const double* opd = nullptr;

@@ -127,7 +127,7 @@ class CufftBackend final : public Backend {
                                              StageClock{policy_.timing},
                                              StageClock{policy_.timing}};
   DeviceBuffer<double> grid_table_;
-  PupilMapBuffers maps_;            // SPEC §7's amplitude and OPD maps, uploaded once
+  PupilMapBuffers maps_;            // docs/spec.md §7's amplitude and OPD maps, uploaded once
   DeviceBuffer<Complex> pupil_;     // zero padding written once, window every call
   DeviceBuffer<Complex> spectrum_;  // out-of-place FFT result (or |X|^2 alone)
   DeviceBuffer<Real> device_frames_;
@@ -135,7 +135,7 @@ class CufftBackend final : public Backend {
   DeviceBuffer<double> frame_scales_;
   std::array<PinnedBuffer<Real>, call_slots> host_frames_;  // one per call slot
   std::array<Real*, call_slots> host_frames_view_{};
-  // SPEC §7's metrics: their parameters, the pupil kernel's wavefront sums, the MTF's |X|^2
+  // docs/spec.md §7's metrics: their parameters, the pupil kernel's wavefront sums, the MTF's |X|^2
   // planes (where the transform keeps the spectrum) and transforms, and the values, written
   // by the kernels into pinned host memory.
   DeviceMetrics device_metrics_;

@@ -1,5 +1,6 @@
 #pragma once
-// SPEC §7's metrics on the device, in the same call as the frames: one block per frame reads
+// docs/spec.md §7's metrics on the device, in the same call as the frames: one block per frame
+// reads
 // the unnormalized intensity straight from the focal-plane fields (the FFT's spectrum or the
 // MFT's channels), so that with --store metrics no frame is ever written. The formulas are
 // metric_math.hpp's, shared with the CPU.

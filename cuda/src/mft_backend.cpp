@@ -174,7 +174,7 @@ class MftBackend final : public Backend {
   // staged: 4 per piece (start, pupil, mft, intensity), end
   std::array<std::vector<Event>, call_slots> stage_marks_;
   DeviceBuffer<double> coordinates_;
-  PupilMapBuffers maps_;  // SPEC §7's amplitude and OPD maps, uploaded once
+  PupilMapBuffers maps_;  // docs/spec.md §7's amplitude and OPD maps, uploaded once
   DeviceBuffer<double> phase_scales_;
   DeviceBuffer<Real> weights_;
   DeviceBuffer<Complex> matrices_;  // A_k, row-major K x N, channel after channel
@@ -184,7 +184,7 @@ class MftBackend final : public Backend {
   std::array<DeviceBuffer<Real>, call_slots> device_frames_;  // copied from, by call slot
   std::array<PinnedBuffer<Real>, call_slots> host_frames_;  // one per call slot
   std::array<Real*, call_slots> host_frames_view_{};
-  // SPEC §7's metrics: parameters, the channels' unnormalized weights, the pupil kernel's
+  // docs/spec.md §7's metrics: parameters, the channels' unnormalized weights, the pupil kernel's
   // wavefront sums, and the values, written by the kernels into pinned host memory.
   DeviceMetrics device_metrics_;
   DeviceBuffer<double> raw_weights_;

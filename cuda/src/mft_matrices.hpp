@@ -1,5 +1,5 @@
 #pragma once
-// The MFT's Fourier matrices (SPEC §6), worked out once per plan on the host in double.
+// The MFT's Fourier matrices (docs/spec.md §6), worked out once per plan on the host in double.
 #include <complex>
 #include <vector>
 

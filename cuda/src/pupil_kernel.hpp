@@ -13,7 +13,7 @@ namespace psfsim::cuda {
 // collapsed row live in shared memory (32 KB at this degree). psfsim's terms stop at 24.
 inline constexpr int max_phase_degree = 40;
 
-// SPEC §7's maps (PupilFacts), in device memory: N x N doubles per map, `*_stride` doubles
+// docs/spec.md §7's maps (PupilFacts), in device memory: N x N doubles per map, `*_stride` doubles
 // from one frame's map to the next (0: every frame shares one); null pointers for none.
 // With `amplitude`, A is the map (0 outside the aperture) instead of the annulus test.
 struct PupilMaps {
@@ -25,7 +25,7 @@ struct PupilMaps {
   // pinned host memory written before each launch; null: every frame is 0. A frame of -1
   // has no OPD (the aberration-free reference).
   const long long* batch_index = nullptr;
-  // rms_wavefront (SPEC §7): when set, each block writes its sums of A, A W and A W^2 (W in
+  // rms_wavefront (docs/spec.md §7): when set, each block writes its sums of A, A W and A W^2 (W in
   // waves at the reference wavelength) at moments[3 * block]; PupilTiling says which blocks
   // make a frame.
   double* moments = nullptr;
@@ -94,7 +94,7 @@ void launch_build_pupil(DeviceComplex<Real>* pupil, const PupilShape& shape,
                         const PhaseTables& phase, const InlineTables* inline_tables,
                         cudaStream_t stream);
 
-// The MFT's pupils (SPEC §6): for channel k and frame f, the dense N x N field
+// The MFT's pupils (docs/spec.md §6): for channel k and frame f, the dense N x N field
 // A exp(2 pi i phase_scale_k W) at pupils + k * channel_stride + f * N * N, row-major, with
 // neither padding nor shift modulation. W is evaluated once per sample for all channels.
 struct ChannelPupils {

@@ -1,5 +1,6 @@
 #pragma once
-// The plan's pupil maps (SPEC §7) on the device, uploaded once per plan, and the pinned batch
+// The plan's pupil maps (docs/spec.md §7) on the device, uploaded once per plan, and the pinned
+// batch
 // indices by which a call's pupil kernel picks each frame's maps. Shared by the cuFFT and
 // cuBLAS backends (host code only: the kernels see PupilMaps).
 #include <cstddef>

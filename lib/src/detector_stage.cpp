@@ -24,7 +24,7 @@ DetectorStage::DetectorStage(const RunSpec& spec, const Geometry& g, double pupi
       block_first_(spec.block_first) {
   if (photons_) {
     // The fraction of the pupil's energy in a sub-pixel of side a (lambda/D) is
-    // |E|^2 a^2 d^2 / sum A^2, d the pupil sample spacing in units of D (SPEC §6's |E|^2).
+    // |E|^2 a^2 d^2 / sum A^2, d the pupil sample spacing in units of D (docs/spec.md §6's |E|^2).
     const double a = g.pixel_scale_lambda_over_d / g.oversample;
     const double d = 1.0 / (spec.grid == Grid::centered ? g.samples : g.samples - 1.0);
     photons_scale_ = *spec.optics.photons * a * a * d * d / pupil_energy;

@@ -1,5 +1,5 @@
 #pragma once
-// The detector of SPEC §6 after the backend: jitter on the S*K sub-pixel image, pixel
+// The detector of docs/spec.md §6 after the backend: jitter on the S*K sub-pixel image, pixel
 // integration to K x K, then the normalization (which needs the binned image), or photon
 // noise instead of it. Host code for every backend: its cost is a few passes over frames that
 // are already in host memory, beside a backend call that computes S*S times as many pixels.

@@ -1,5 +1,5 @@
 #pragma once
-// /metrics (SPEC §7): one float64 dataset per metric, one row per frame, written chunk by
+// /metrics (docs/spec.md §7): one float64 dataset per metric, one row per frame, written chunk by
 // chunk as the run computes them.
 #include <cstddef>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// SPEC §7's metrics in the units of the frames a backend computes.
+// docs/spec.md §7's metrics in the units of the frames a backend computes.
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/run_spec.hpp"
 

@@ -141,7 +141,7 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
     g.frame = spec.crop.value_or(padded);
   }
   g.pad_factor = g.padded > 0 ? static_cast<double>(g.padded) / n : 0.0;
-  // A diameter and a wavelength make any pixel scale an angle (SPEC §6: "where known").
+  // A diameter and a wavelength make any pixel scale an angle (docs/spec.md §6: "where known").
   if (!g.pixel_scale_arcsec && g.diameter_m && g.reference_wavelength_m > 0.0)
     g.pixel_scale_arcsec = g.pixel_scale_lambda_over_d * g.reference_wavelength_m /
                            *g.diameter_m / radians_per_arcsec;

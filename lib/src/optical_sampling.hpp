@@ -1,5 +1,5 @@
 #pragma once
-// SPEC §6 for one run: from the pupil, physical, spectrum and detector options to the pixel
+// docs/spec.md §6 for one run: from the pupil, physical, spectrum and detector options to the pixel
 // scale, the frame, the spectrum's lines, the detector and the propagation that computes it.
 #include <string>
 
@@ -8,7 +8,8 @@
 
 namespace psfsim {
 
-// Fills `g`'s sampling fields. `padded` is M from --pad-factor/--padded-size (SPEC §1), used
+// Fills `g`'s sampling fields. `padded` is M from --pad-factor/--padded-size (docs/spec.md §1),
+// used
 // when no physical pixel scale is given. Throws InputError naming the options at fault.
 void derive_sampling(const RunSpec& spec, int padded, Geometry& g);
 

@@ -1,5 +1,6 @@
 #pragma once
-// /parameters (SPEC §3): one float64 dataset per phase term that any frame uses, one entry per
+// /parameters (docs/spec.md §3): one float64 dataset per phase term that any frame uses, one entry
+// per
 // frame. The entries are written chunk by chunk with the frames, on the writer's thread: a
 // million frames' terms (a hundred megabytes) would otherwise hold up the file's opening.
 #include <cstddef>

@@ -1,5 +1,5 @@
 #pragma once
-// The /psf dataset of SPEC §3 and §8: chunked in about 4 MiB of whole frames, with a chunk
+// The /psf dataset of docs/spec.md §3 and §8: chunked in about 4 MiB of whole frames, with a chunk
 // cache that holds a partly written chunk until it is complete, optionally compressed, and
 // with dimension scales (frame, y, x) so that h5py and xarray users get axes for free.
 #include <cstddef>

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// SPEC §7's aperture, where the options give one, in the options' own syntax.
+// docs/spec.md §7's aperture, where the options give one, in the options' own syntax.
 void write_aperture_attributes(hid_t psf, const ApertureSpec& a) {
   if (a.spiders) h5::set_attribute(psf, "spiders", to_string(*a.spiders));
   if (a.hex_segments) h5::set_attribute(psf, "hex_segments", to_string(*a.hex_segments));
@@ -33,7 +33,7 @@ void write_aperture_attributes(hid_t psf, const ApertureSpec& a) {
 }
 void write_timings(hid_t root, const TimingLog& log);
 
-// SPEC §6's attributes, in SI units, where the options give them.
+// docs/spec.md §6's attributes, in SI units, where the options give them.
 // `frames`: the attributes go on /psf, whose values the detector stage made; /metrics
 // describes the optical PSF before it.
 void write_optics_attributes(hid_t psf, const OpticsSpec& o, const Geometry& g, bool frames) {
@@ -88,7 +88,8 @@ void write_spectrum(hid_t root, const Geometry& g) {
                     std::string("each wavelength's share of the energy; they sum to 1"));
 }
 
-// What /psf's attributes say about the run (SPEC §3, §6, §7); /metrics carries them too, for
+// What /psf's attributes say about the run (docs/spec.md §3, §6, §7); /metrics carries them too,
+// for
 // files without /psf.
 void write_run_attributes(hid_t object, const RunHeader& header, bool frames) {
   const Geometry& g = header.geometry;

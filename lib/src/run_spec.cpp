@@ -142,7 +142,7 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   p.frame = g.computed_frame();
   p.propagation = g.propagation;
   if (g.propagation == Propagation::mft) {
-    // Sub-pixel j of pixel k sits at (k - floor(K/2)) s + (j - (S-1)/2) s/S (SPEC §6).
+    // Sub-pixel j of pixel k sits at (k - floor(K/2)) s + (j - (S-1)/2) s/S (docs/spec.md §6).
     const int sub = g.oversample;
     p.pixel_centre = sub * (g.frame / 2) + (sub - 1) / 2.0;
     p.channels.clear();

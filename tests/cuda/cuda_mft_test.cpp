@@ -1,9 +1,10 @@
-// The CUDA MFT backend (plans with Propagation::mft): against SPEC §6's double sum evaluated
+// The CUDA MFT backend (plans with Propagation::mft): against docs/spec.md §6's double sum
+// evaluated
 // directly here, against the cuFFT backend's central crop at the FFT's pixel scale, its
 // pieces against single frames, its stage timings and its refusals. Every test skips
 // visibly where no CUDA device is usable.
 //
-// Tolerances (relative L2, SPEC §1): 1e-5 in single and 1e-10 in double precision against
+// Tolerances (relative L2, docs/spec.md §1): 1e-5 in single and 1e-10 in double precision against
 // the direct sum and against the FFT path (test::reference_tolerance).
 #include <gtest/gtest.h>
 
@@ -41,7 +42,7 @@ std::unique_ptr<Backend> make_cuda(const PsfPlan& plan) {
 }
 
 // ---------------------------------------------------------------------------------------
-// SPEC §6 written out: the pupil, the double sum per output pixel, the channels' weighted
+// docs/spec.md §6 written out: the pupil, the double sum per output pixel, the channels' weighted
 // intensities and the normalization, all in double, sharing nothing with psfsim but the
 // plan's numbers.
 
@@ -195,7 +196,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, CudaMftMatchesDirectSum, ::testing::ValuesIn(dir
 
 // ---------------------------------------------------------------------------------------
 // At the FFT's pixel scale (N/M centered, (N-1)/M linspace) and pixel centre K/2, the MFT's
-// intensity is the central K x K of the FFT frame (SPEC §6), normalization included.
+// intensity is the central K x K of the FFT frame (docs/spec.md §6), normalization included.
 
 struct FftCase {
   std::string label;

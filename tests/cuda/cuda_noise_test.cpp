@@ -1,4 +1,4 @@
-// SPEC §6: the noise is keyed by (seed, frame, pixel), so the GPU and the CPU draw the same
+// docs/spec.md §6: the noise is keyed by (seed, frame, pixel), so the GPU and the CPU draw the same
 // photo-electrons from the same intensities. Skips visibly where no CUDA device is usable.
 #include <gtest/gtest.h>
 

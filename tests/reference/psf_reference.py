@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The psfsim pipeline of SPEC §1 written plainly in NumPy float64: the independent
+"""The psfsim pipeline of docs/spec.md §1 written plainly in NumPy float64: the independent
 reference the tests compare every backend with. Writes the M x M intensity (normalization
 'none') as raw little-endian float64 to --out."""
 import argparse

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a file written by psfsim sweep against SPEC §3 with h5py alone: one row of /sweep
+"""Checks a file written by psfsim sweep against docs/spec.md §3 with h5py alone: one row of /sweep
 per (backend, precision, samples, batch), consistent timing statistics, M = 2N.
 Usage: check_sweep_file.py SWEEP.h5 --sizes 16,32 --batches 1,4 --backends cpu
                            --precisions single --repeats 3"""

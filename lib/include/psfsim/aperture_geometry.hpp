@@ -1,5 +1,6 @@
 #pragma once
-// The geometry of SPEC §7's apertures in pupil coordinates (the rim is the unit circle, so D
+// The geometry of docs/spec.md §7's apertures in pupil coordinates (the rim is the unit circle, so
+// D
 // spans 2 units): the one place a sample is classified, evaluated once per plan on the host
 // into the map every backend multiplies by. A sample on a boundary is clear, as the circle's
 // rule has it (rho = 1 and rho = obscuration are inside): segments are closed hexagons, and a

@@ -1,5 +1,6 @@
 #pragma once
-// The pupil beyond the annulus (SPEC §7): spiders, segmented hexagons, amplitude and OPD maps
+// The pupil beyond the annulus (docs/spec.md §7): spiders, segmented hexagons, amplitude and OPD
+// maps
 // from files. Filled by the CLI; turned into the sampled pupil by pupil_facts (geometry in
 // aperture_geometry, files in pupil_maps). docs/pupils.md has the rules.
 #include <optional>

@@ -1,5 +1,6 @@
 #pragma once
-// The batch-level backend contract of SPEC §4. A backend owns the whole pipeline of a batch,
+// The batch-level backend contract of docs/spec.md §4. A backend owns the whole pipeline of a
+// batch,
 // from phase polynomials to intensity frames in host memory, so that it is free to fuse it.
 #include <array>
 #include <cstddef>

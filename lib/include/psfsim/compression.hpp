@@ -1,5 +1,5 @@
 #pragma once
-// --compression none|deflate[:LEVEL]|lz4|zstd[:LEVEL] for /psf (SPEC §8). deflate is HDF5's
+// --compression none|deflate[:LEVEL]|lz4|zstd[:LEVEL] for /psf (docs/spec.md §8). deflate is HDF5's
 // byte shuffle plus deflate, built into every HDF5 and readable by any h5py; lz4 and zstd
 // are HDF5 filter plugins that the reader needs too: lz4 from Debian's hdf5-filter-plugin,
 // zstd as Blosc with byte shuffle and the zstd codec (hdf5-filter-plugin-blosc-serial),

@@ -1,5 +1,5 @@
 #pragma once
-// The detector effects of SPEC §6 on host frames, in the spec's order: jitter on the
+// The detector effects of docs/spec.md §6 on host frames, in the spec's order: jitter on the
 // (S·K)×(S·K) sub-pixel image (σ in sub-pixels), then binning to K×K, then photon noise.
 // Images are square and row-major; float and double are instantiated.
 #include <cstddef>

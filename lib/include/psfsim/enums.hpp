@@ -1,5 +1,6 @@
 #pragma once
-// The small closed vocabularies of SPEC §1, with their spelling on the command line and in files.
+// The small closed vocabularies of docs/spec.md §1, with their spelling on the command line and in
+// files.
 #include <optional>
 #include <string_view>
 
@@ -11,7 +12,8 @@ enum class Normalization { none, peak, sum };
 // How hard the CPU backend's FFT planner searches (FFTW_ESTIMATE ... FFTW_EXHAUSTIVE);
 // `automatic` is the user's `auto`: the backend picks estimate or measure from the run's work.
 enum class FftEffort { estimate, measure, patient, exhaustive, automatic };
-// How the focal-plane field is computed (SPEC §6): `automatic` is the user's `auto`, resolved
+// How the focal-plane field is computed (docs/spec.md §6): `automatic` is the user's `auto`,
+// resolved
 // to one of the other two before any plan is made.
 enum class Propagation { fft, mft, automatic };
 

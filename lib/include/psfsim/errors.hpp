@@ -1,5 +1,5 @@
 #pragma once
-// Errors carry the exit code of SPEC §2 so that only main() decides how to leave.
+// Errors carry the exit code of docs/spec.md §2 so that only main() decides how to leave.
 #include <stdexcept>
 #include <string>
 

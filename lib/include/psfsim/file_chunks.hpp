@@ -1,5 +1,5 @@
 #pragma once
-// The HDF5 chunk shape of /psf (SPEC §8): whole frames, about 4 MiB per chunk, so that a
+// The HDF5 chunk shape of /psf (docs/spec.md §8): whole frames, about 4 MiB per chunk, so that a
 // batch of small frames is written in a few large pieces instead of one chunk per frame;
 // a frame larger than that is split by rows. The run sizes its compute calls in whole
 // chunks, so that every write but a batch's last covers whole chunks.

@@ -1,6 +1,6 @@
 #pragma once
 // `psfsim export`: a psfsim file's /psf as a FITS cube with the keywords astronomers expect
-// (SPEC §7), its /parameters as a binary table. CFITSIO stays behind this header.
+// (docs/spec.md §7), its /parameters as a binary table. CFITSIO stays behind this header.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>

@@ -1,5 +1,6 @@
 #pragma once
-// SPEC §7's metrics evaluated on the host, for the CPU backends: the frame-domain metrics of
+// docs/spec.md §7's metrics evaluated on the host, for the CPU backends: the frame-domain metrics
+// of
 // one frame, and the wavefront sums behind rms_wavefront. The formulas are metric_math.hpp's,
 // which the GPU's kernels share.
 #include <cstddef>

@@ -31,7 +31,8 @@ class FrameSink {
   // precision each. `data` is valid during the call only. Calls come from one thread at a
   // time, which need not be the thread that called PsfRun::execute.
   virtual void write_frames(std::size_t first, std::size_t count, const void* data) = 0;
-  // The metrics of the same frames (SPEC §7), plan.metrics.values_per_frame doubles per frame,
+  // The metrics of the same frames (docs/spec.md §7), plan.metrics.values_per_frame doubles per
+  // frame,
   // when the run computes any; with --store metrics they come without write_frames calls.
   virtual void write_metrics(std::size_t /*first*/, std::size_t /*count*/,
                              const double* /*values*/) {}

@@ -1,5 +1,6 @@
 #pragma once
-// The formulas of SPEC §7's metrics that every backend shares, host and device alike, so that
+// The formulas of docs/spec.md §7's metrics that every backend shares, host and device alike, so
+// that
 // the CPU and the GPU define each metric in one place (docs/metrics.md derives them).
 #include <cmath>
 

@@ -1,5 +1,6 @@
 #pragma once
-// SPEC §7's per-frame metrics: what the user asks for (MetricsSpec), and what a backend needs
+// docs/spec.md §7's per-frame metrics: what the user asks for (MetricsSpec), and what a backend
+// needs
 // to compute them where the frames are (MetricsPlan). The formulas shared by every backend
 // are in metric_math.hpp.
 #include <cstddef>

@@ -1,7 +1,8 @@
 #pragma once
-// The physical options of SPEC §6 as the user gave them (parsed, with units in SI), and what
+// The physical options of docs/spec.md §6 as the user gave them (parsed, with units in SI), and
+// what
 // a run derives from them: the pixel scale, the spectrum's channels, the propagation and the
-// detector. Without any of them a run is the λ/D run of SPEC §1.
+// detector. Without any of them a run is the λ/D run of docs/spec.md §1.
 #include <cstdint>
 #include <optional>
 #include <string>

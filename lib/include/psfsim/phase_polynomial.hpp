@@ -13,7 +13,7 @@ struct PhasePolynomial {
   int degree = 0;  // tables are (degree+1) x (degree+1), index [a * (degree+1) + b] for x^a y^b
   std::vector<double> plain;     // W contribution: sum c_ab x^a y^b
   std::vector<double> with_rho;  // W contribution: rho * sum d_ab x^a y^b (zero when unused)
-  // The frame's index in the batch, which picks its pupil maps (SPEC §7) where there is one
+  // The frame's index in the batch, which picks its pupil maps (docs/spec.md §7) where there is one
   // per frame; -1 for the aberration-free reference, which has no OPD map.
   long long batch_index = 0;
 

@@ -1,5 +1,5 @@
 #pragma once
-// The phase terms of one frame, as the user wrote them (SPEC §1), in waves.
+// The phase terms of one frame, as the user wrote them (docs/spec.md §1), in waves.
 #include <string>
 #include <string_view>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// The noise of one detector pixel (SPEC §6): Poisson(μ) photo-electrons plus Normal(0, R²)
+// The noise of one detector pixel (docs/spec.md §6): Poisson(μ) photo-electrons plus Normal(0, R²)
 // read noise, μ = intensity · photons_scale + background. Header-only and PSFSIM_HD, so that
 // the CPU loop (detector.hpp) and a CUDA kernel run the same code.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// The HDF5 file of SPEC §3 as a FrameSink. The file is built under a partial name in the
+// The HDF5 file of docs/spec.md §3 as a FrameSink. The file is built under a partial name in the
 // target's folder and put into place by close() (never over a file that appeared meanwhile,
 // unless `force`); a writer destroyed before close() removes it, so a failed run never
 // leaves a partial file behind.

@@ -11,7 +11,7 @@
 
 namespace psfsim {
 
-// One wavelength of the MFT's spectrum (SPEC §6). Its frame is
+// One wavelength of the MFT's spectrum (docs/spec.md §6). Its frame is
 //   I += weight * |E_k|^2,  E_k[q, p] = sum_r sum_c P_k[r, c] exp(-2 pi i (th_p xi_c + th_q xi_r)),
 //   th_q = (q - pixel_centre) * pixel_scale,  P_k = A exp(2 pi i phase_scale W),
 // with W the frame's phase in waves at the reference wavelength.
@@ -29,7 +29,7 @@ struct PsfPlan {
   double obscuration = 0.0;
   Normalization normalization = Normalization::peak;
   int frame = 256;          // edge of each computed frame: K (M when not cropped), or S*K
-  // fft: FFT of the M x M padded pupil, cropped (SPEC §1). mft: `channels`, at `frame` x
+  // fft: FFT of the M x M padded pupil, cropped (docs/spec.md §1). mft: `channels`, at `frame` x
   // `frame` pixel centres; `padded` is then unused, and `peak` divides by (sum A)^2 times the
   // sum of the channels' weights, the value on the optical axis of an aberration-free pupil.
   Propagation propagation = Propagation::fft;
@@ -47,7 +47,7 @@ struct PsfPlan {
   // GPU: time pupil, fft, intensity and transfer separately even where events between the
   // stages cost as much as the stages (small sizes); the default fuses them for speed.
   bool stage_timing = false;
-  // SPEC §7's per-frame metrics, computed in the same call as the frames; with
+  // docs/spec.md §7's per-frame metrics, computed in the same call as the frames; with
   // metrics.store_frames false no frame need leave the backend.
   MetricsPlan metrics;
   // The sampled pupil's facts, shared by every copy of the plan; set by with_pupil_facts().

@@ -51,7 +51,7 @@ struct PupilFacts {
   double aperture_sum = 0.0;         // sum of A over the pupil samples (of frame 0's map)
   double energy_sum = 0.0;           // sum of A^2: the pupil's energy (Parseval's total)
   double peak_scale = 0.0;           // 1 / (sum A)^2, the `peak` normalization's factor
-  // Beyond the annulus (SPEC §7), row-major N x N maps, one per frame or one for all:
+  // Beyond the annulus (docs/spec.md §7), row-major N x N maps, one per frame or one for all:
   // A (the shapes' 0/1 times the amplitude file, scaled as PupilMapUse says), empty for the
   // annulus alone; and the OPD in waves at the reference wavelength less each map's midrange
   // (a constant, which changes no intensity at any wavelength), empty for none.

@@ -1,5 +1,5 @@
 #pragma once
-// Pupil maps from files (SPEC §7): --pupil-amplitude and --pupil-opd read from an HDF5
+// Pupil maps from files (docs/spec.md §7): --pupil-amplitude and --pupil-opd read from an HDF5
 // dataset, a NumPy .npy array or a FITS primary HDU, told apart by their first bytes; a bool,
 // integer or float map is widened to double.
 #include <cstddef>

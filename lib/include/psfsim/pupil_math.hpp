@@ -1,6 +1,6 @@
 #pragma once
 // Pupil sampling shared by host and device code so that every backend samples the same
-// grid, aperture and shift modulation bit for bit (SPEC §1).
+// grid, aperture and shift modulation bit for bit (docs/spec.md §1).
 //
 // fftshift(FFT(ifftshift(P))) has the intensity of FFT(P * exp(2 pi i h n / M)) with
 // h = floor(M/2) and n the padded index on each axis: the ifftshift only adds a phase and
@@ -18,7 +18,7 @@
 
 namespace psfsim::pupil {
 
-// x_i of SPEC §1, rounded exactly as NumPy computes it; explicit roundings keep nvcc from
+// x_i of docs/spec.md §1, rounded exactly as NumPy computes it; explicit roundings keep nvcc from
 // contracting into an FMA that would move a sample across the aperture edge.
 PSFSIM_HD inline double coordinate(int i, int n, Grid grid) {
 #if defined(__CUDA_ARCH__)
@@ -54,7 +54,7 @@ PSFSIM_HD inline double shift_waves(int n, int padded) {
   return static_cast<double>((h * n) % padded) / padded;
 }
 
-// First row/column of the crop window in the output frame (SPEC §1 Crop).
+// First row/column of the crop window in the output frame (docs/spec.md §1 Crop).
 PSFSIM_HD inline int crop_start(int padded, int frame) { return padded / 2 - frame / 2; }
 
 }  // namespace psfsim::pupil

@@ -56,10 +56,10 @@ struct RunSpec {
   std::string compression = "none";  // of /psf: parse_compression's syntax
   int chunk_frames = 0;       // frames per compute call; 0: at most 16 MiB of output, 4096 frames
   bool stage_timing = false;  // GPU: per-stage events even where they cost time
-  OpticsSpec optics;          // physical units, spectrum, propagation, detector (SPEC §6)
-  ApertureSpec aperture;      // spiders, hexagons, pupil maps (SPEC §7)
-  ZernikeConvention zernike;  // --zernike-order, --zernike-norm (SPEC §7)
-  MetricsSpec metrics;        // --metrics, --ee-radii, --mtf-frequencies, --store (SPEC §7)
+  OpticsSpec optics;          // physical units, spectrum, propagation, detector (docs/spec.md §6)
+  ApertureSpec aperture;      // spiders, hexagons, pupil maps (docs/spec.md §7)
+  ZernikeConvention zernike;  // --zernike-order, --zernike-norm (docs/spec.md §7)
+  MetricsSpec metrics;        // --metrics, --ee-radii, --mtf-frequencies, --store (docs/spec.md §7)
   // How the frames were defined, as the user wrote it, for the effective configuration.
   PhaseTerms fixed_terms;
   std::string vary;

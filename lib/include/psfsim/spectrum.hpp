@@ -1,5 +1,5 @@
 #pragma once
-// The spectrum of a polychromatic run (SPEC §6): wavelengths with energy weights, and the
+// The spectrum of a polychromatic run (docs/spec.md §6): wavelengths with energy weights, and the
 // weight each wavelength's |E_k|^2 frame gets in the detector image.
 #include <optional>
 #include <span>

@@ -1,5 +1,6 @@
 #pragma once
-// SIGINT, SIGTERM and SIGHUP end psfsim at once (SPEC §8): the handler removes every partial
+// SIGINT, SIGTERM and SIGHUP end psfsim at once (docs/spec.md §8): the handler removes every
+// partial
 // output file registered below, prints one line and exits with 128 + the signal. Exiting
 // from the handler, rather than unwinding, bounds the delay by nothing: a chunk of a large
 // FFT or an FFTW planning pass can take seconds, a signal never waits for one.

@@ -1,5 +1,6 @@
 #pragma once
-// The /sweep table of SPEC §3: one row per (backend, precision, propagation, store, samples,
+// The /sweep table of docs/spec.md §3: one row per (backend, precision, propagation, store,
+// samples,
 // padded_size, crop, batch).
 #include <filesystem>
 #include <string>
@@ -22,7 +23,7 @@ struct SweepRow {
   double fft = 0.0;
   double mft = 0.0;  // the MFT's products (its pupil and intensity stages are the others)
   double intensity = 0.0;
-  double metrics = 0.0;  // SPEC §7's metrics where a backend times them apart (the CPU)
+  double metrics = 0.0;  // docs/spec.md §7's metrics where a backend times them apart (the CPU)
   double transfer = 0.0;
   // A backend that times several stages as one (the GPU's graph): their names joined by "+"
   // and the median seconds; "" and NaN where there is none.

@@ -1,5 +1,6 @@
 #pragma once
-// Lengths and angles with a unit suffix (SPEC §6): "550nm", "4.6 um", "8.2m", "10mas", "0.5lod".
+// Lengths and angles with a unit suffix (docs/spec.md §6): "550nm", "4.6 um", "8.2m", "10mas",
+// "0.5lod".
 // A bare number is an error: a wavelength of "550" could mean nm or m, and guessing is worse
 // than asking. Units are case-sensitive ("Mm" is not "mm"); "µm" and "μm" are read as "um".
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// How the user's Zernike indices and coefficients are read (SPEC §7: --zernike-order,
+// How the user's Zernike indices and coefficients are read (docs/spec.md §7: --zernike-order,
 // --zernike-norm): applied to --zernike, --vary, --random and CSV headers alike. The phase
 // model holds Noll-indexed, RMS-normalized terms only; to_noll() is the one place a user's
 // term becomes one, so compile_phase, the backends and /parameters never see a convention.
