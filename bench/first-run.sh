@@ -68,7 +68,8 @@ done
   awk -F'\t' -v here="$here/" '
     function median(list, n,    i, j, t, a) {
       n = split(list, a, " ")
-      for (i = 1; i <= n; ++i) for (j = i + 1; j <= n; ++j) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+      for (i = 1; i <= n; ++i)
+        for (j = i + 1; j <= n; ++j) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
     }
     function plan(list) { return list ~ /-/ ? "-" : sprintf("%.3f s", median(list) / 1e6) }
