@@ -56,7 +56,8 @@ void add_pupil_options(CLI::App& c, PupilOptions& o) {
                "plans but plans for seconds, once: the wisdom file keeps its plans")
       ->check(one_of({"auto", "estimate", "measure", "patient", "exhaustive"}));
   c.add_option("--wisdom", o.wisdom,
-               "FFTW wisdom file, read before planning and updated after (CPU backend); default: the "
+               "FFTW wisdom file, read before planning and updated after a measured plan (CPU "
+               "backend); default: the "
                "per-user cache $XDG_CACHE_HOME/psfsim/fftw-wisdom (else ~/.cache/psfsim/), "
                "which makes reruns bit-identical; none: no wisdom")
       ->type_name("FILE");

@@ -74,24 +74,32 @@ done
     "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), $precision," \
     "--threads $threads, M = 2N; medians of $rounds round(s)"
   echo
-  echo "| M | plan, estimate | plan, measure | FFT, estimate | FFT, measure | planning in frames | measure pays from |"
+  echo "| M | plan, estimate | plan, measure | FFT, estimate | FFT, measure |" \
+    "planning in frames | measure pays from |"
   echo "|---|---|---|---|---|---|---|"
   awk -F'\t' '
     function median(list, n,    i, j, t, a) {
       n = split(list, a, " ")
-      for (i = 1; i <= n; ++i) for (j = i + 1; j <= n; ++j) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+      for (i = 1; i <= n; ++i)
+        for (j = i + 1; j <= n; ++j) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
     }
-    function ms(us) { return us >= 1e4 ? sprintf("%.0f ms", us / 1e3) : sprintf("%.2f ms", us / 1e3) }
+    function ms(us) {
+      return us >= 1e4 ? sprintf("%.0f ms", us / 1e3) : sprintf("%.2f ms", us / 1e3)
+    }
     NR == 1 { next }
     { if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
-      pe[$1] = pe[$1] " " $3; fe[$1] = fe[$1] " " $4; pm[$1] = pm[$1] " " $5; fm[$1] = fm[$1] " " $6 }
+      pe[$1] = pe[$1] " " $3; fe[$1] = fe[$1] " " $4
+      pm[$1] = pm[$1] " " $5; fm[$1] = fm[$1] " " $6 }
     END {
       for (i = 1; i <= n; ++i) {
         m = order[i]; a = median(pe[m]); b = median(fe[m]); c = median(pm[m]); d = median(fm[m])
         pays = b > d ? sprintf("%.0f frames", (c - a) / (b - d)) : "never"
-        split(m, e, ","); name = e[2] == "" ? e[1] : sprintf("%d (N = %s, Q = %s, K = %s)", e[1] * e[2], e[1], e[2], e[3])
-        printf "| %s | %s | %s | %s | %s | %.1f | %s |\n", name, ms(a), ms(c), ms(b), ms(d), c / b, pays
+        split(m, e, ",")
+        name = e[2] == "" ? e[1] \
+                          : sprintf("%d (N = %s, Q = %s, K = %s)", e[1] * e[2], e[1], e[2], e[3])
+        printf "| %s | %s | %s | %s | %s | %.1f | %s |\n", name, ms(a), ms(c), ms(b), ms(d), c / b,
+               pays
       }
     }' "$raw"
 } | tee "$out/fft-effort.md"

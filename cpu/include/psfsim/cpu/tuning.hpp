@@ -35,12 +35,12 @@ struct MeasurePlanningFrames {
 inline constexpr std::array<MeasurePlanningFrames, 9> measure_planning_frames{{
     {64, 14000},
     {128, 4600},
-    {256, 1700},
-    {512, 570},
-    {1024, 260},
-    {2048, 39},
-    {4096, 15},
-    {8192, 7},
+    {256, 1800},
+    {512, 550},
+    {1024, 160},
+    {2048, 40},
+    {4096, 18},
+    {8192, 9},
     {16384, 11},
 }};
 // ... and `auto` measures where that planning is at most this share of the run's transforms,
