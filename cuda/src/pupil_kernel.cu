@@ -115,11 +115,13 @@ struct ChannelRow {
   long long channel_stride;
   int channels;
   const double* phase_scales;
+  // w and opd in waves at the reference: each channel scales them, and drops the map's
+  // scaled whole waves exactly before they meet w, as PaddedRow does.
   __device__ void inside(int c, double w, double opd, double a) const {
-    const double total = w + opd;  // in waves at the reference: each channel scales it first
     for (int k = 0; k < channels; ++k) {
+      const double waves = phase_scales[k] * opd;
       DeviceComplex<Real> value;
-      channel_phasor(phase_scales[k] * total, value);
+      channel_phasor(phase_scales[k] * w + (waves - rint(waves)), value);
       value.x *= static_cast<Real>(a);
       value.y *= static_cast<Real>(a);
       out[k * channel_stride + c] = value;
