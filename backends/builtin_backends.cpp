@@ -1,9 +1,9 @@
 #include "psfsim/builtin_backends.hpp"
 
 #include "psfsim/build_config.hpp"
-#include "psfsim/cpu/fftw_backend.hpp"
+#include "psfsim/cpu/cpu_backend.hpp"
 #if PSFSIM_HAVE_CUDA_BACKEND
-#include "psfsim/cuda/cufft_backend.hpp"
+#include "psfsim/cuda/cuda_backend.hpp"
 #else
 #include "psfsim/errors.hpp"
 #endif

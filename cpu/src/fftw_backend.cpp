@@ -1,4 +1,4 @@
-#include "psfsim/cpu/fftw_backend.hpp"
+#include "psfsim/cpu/cpu_backend.hpp"
 
 #include <omp.h>
 

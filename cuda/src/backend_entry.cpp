@@ -3,7 +3,7 @@
 #include "cufft_backend.hpp"
 #include "device_info.hpp"
 #include "mft_backend.hpp"
-#include "psfsim/cuda/cufft_backend.hpp"
+#include "psfsim/cuda/cuda_backend.hpp"
 
 namespace psfsim::cuda {
 
