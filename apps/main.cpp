@@ -11,8 +11,8 @@
 #include "info_command.hpp"
 #include "mpi_run_command.hpp"
 #include "mpi_world.hpp"
+#include "psfsim/builtin_backends.hpp"
 #include "psfsim/config_text.hpp"
-#include "psfsim/cpu/blas_kernels.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/stop_signals.hpp"
@@ -31,7 +31,7 @@ int fail(psfsim::ExitCode code, const std::string& message) {
 
 int main(int argc, char** argv) {
   using psfsim::ExitCode;
-  psfsim::cpu::set_openblas_environment();  // before any thread, and before OpenBLAS loads
+  psfsim::builtin_backends().set_up_process();  // before any thread (the CPU's: OpenBLAS's)
   psfsim::install_stop_handlers();
   psfsim::app::MpiWorld world(argc, argv);  // a world of one without mpirun
   const auto cli = psfsim::app::make_command_line();

@@ -29,7 +29,9 @@ namespace {
 
 // This rank's share of the user's run: its block of frames, its file, its cores or its GPU.
 int rank_device(const std::string& backend, int device, const MpiWorld& world) {
-  if (backend == "cpu") return device;
+  // A host backend has no device to share; auto may take a GPU, so it gets one.
+  const BackendEntry* entry = builtin_backends().find(backend);
+  if (entry != nullptr && entry->site == ComputeSite::host) return device;
   const int gpus = visible_gpus();
   return gpus > 0 ? world.local_rank() % gpus : device;
 }
@@ -164,7 +166,7 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   RankWork work;
   agree(world,
         failure_of([&] { work = prepare(options, command_line, config_files, world, job); }));
-  if (world.rank() == 0 && !work.user.quiet && work.run->backend().name() != "cpu")
+  if (world.rank() == 0 && !work.user.quiet && work.run->backend_site() == ComputeSite::device)
     if (const std::string note = gpu_binding_note(host_cores(), usable_cores()); !note.empty())
       std::fprintf(stderr, "%s\n", note.c_str());
 

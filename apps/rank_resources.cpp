@@ -34,9 +34,8 @@ int visible_gpus() {
     ++count;
   }
   if (count > 0) return count;
-  // Containers often hide the driver's folder: then the CUDA runtime itself is asked.
-  const BackendEntry* cuda = builtin_backends().find("cuda");
-  return cuda != nullptr && cuda->compiled && cuda->device_count ? cuda->device_count() : 0;
+  // Containers often hide the driver's folder: then the device backend's runtime is asked.
+  return builtin_backends().device_count();
 }
 
 }  // namespace psfsim::app

@@ -44,11 +44,12 @@ void print_summary(const PsfRun& run, const TimingLog& log) {
 }  // namespace
 
 std::future<void> prepare_device(const std::string& backend, int device) {
-  // Not for auto: a small run there goes to the CPU, which the start-up would slow down.
-  if (backend != "cuda") return {};
-  const BackendEntry* cuda = builtin_backends().find("cuda");
-  if (cuda == nullptr || !cuda->compiled || !cuda->prepare) return {};
-  return std::async(std::launch::async, [prepare = cuda->prepare, device] { prepare(device); });
+  // Only a backend named, never auto: a small run there may go to the host, which the
+  // start-up would slow down.
+  const BackendEntry* entry = builtin_backends().find(backend);
+  if (entry == nullptr || !entry->compiled || !entry->prepare || entry->start_up_seconds <= 0.0)
+    return {};
+  return std::async(std::launch::async, [prepare = entry->prepare, device] { prepare(device); });
 }
 
 std::vector<InputFile> run_inputs(const RunSpec& spec,

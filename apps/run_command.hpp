@@ -9,9 +9,10 @@
 
 namespace psfsim::app {
 
-// Starts the GPU runtime on a thread of its own for --backend cuda, before the frames are
-// defined: a batch of a million random frames takes long enough on the host to hide the
-// GPU's start-up. Keep the future until the process ends (its destructor waits).
+// Starts the runtime of the backend named (--backend cuda: the GPU's) on a thread of its own
+// where its entry has a start-up to prepare, before the frames are defined: a batch of a
+// million random frames takes long enough on the host to hide the GPU's start-up. Keep the
+// future until the process ends (its destructor waits).
 [[nodiscard]] std::future<void> prepare_device(const std::string& backend, int device);
 
 // The files a run reads, which its output must not replace: the config files, the pupil

@@ -14,7 +14,6 @@
 #include "psfsim/psf_run.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "psfsim/units.hpp"
-#include "../lib/src/optical_sampling.hpp"
 #include "test_support.hpp"
 
 namespace psfsim::test {
@@ -246,47 +245,6 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) {
       return std::get<0>(info.param) + "_" + std::string(to_string(std::get<1>(info.param)));
     });
-
-// --propagation auto's GPU rule against what bench/propagation-grid.sh measured on the H200
-// (docs/performance.md, 2026-12-01): the MFT was the faster at every N of 32-256 and K of
-// 16-128 (M = 2N), by 8% at the closest; a crop of the whole plane is the FFT's own output.
-TEST(PropagationChoice, CudaTakesTheMftWhereTheH200MeasuredItFaster) {
-  for (const int n : {32, 64, 128, 256})
-    for (const int k : {16, 32, 64, 128})
-      if (k <= 2 * n) {  // past M only the MFT applies, which auto takes before asking
-        EXPECT_EQ(faster_propagation("cuda", n, 2 * n, k), Propagation::mft)
-            << "N=" << n << " K=" << k;
-      }
-  for (const int n : {128, 256, 512})
-    EXPECT_EQ(faster_propagation("cuda", n, 2 * n, 2 * n), Propagation::fft) << "N=" << n;
-}
-
-// The CPU rule against the two machines it was calibrated on (docs/performance.md), B = 64,
-// float, M = 2N: the 2-core EPYC (AVX2) and the 2-core Emerald Rapids Xeon (AVX-512). Where
-// the two measured within 5% of each other the point is left out.
-TEST(PropagationChoice, CpuTakesThePathEachVectorUnitMeasuredFaster) {
-  struct Point {
-    int n, k;
-    Propagation faster;
-  };
-  const CpuVectorUnits avx2{true, false};
-  const CpuVectorUnits avx512{true, true};
-  const Propagation fft = Propagation::fft, mft = Propagation::mft;
-  for (const Point& p : std::vector<Point>{{32, 16, fft}, {32, 32, fft}, {32, 64, fft},
-                                            {64, 16, fft}, {64, 32, fft}, {64, 64, fft},
-                                            {64, 128, fft}, {128, 16, mft}, {128, 64, fft},
-                                            {128, 128, fft}, {256, 16, mft}, {256, 64, fft},
-                                            {256, 128, fft}})
-    EXPECT_EQ(faster_propagation("cpu", p.n, 2 * p.n, p.k, avx2), p.faster)
-        << "AVX2, N=" << p.n << " K=" << p.k;
-  for (const Point& p : std::vector<Point>{{32, 16, fft}, {32, 32, fft}, {32, 64, fft},
-                                            {64, 16, mft}, {64, 64, fft}, {64, 128, fft},
-                                            {128, 16, mft}, {128, 32, mft}, {128, 64, fft},
-                                            {128, 128, fft}, {256, 16, mft}, {256, 32, mft},
-                                            {256, 64, mft}, {256, 128, fft}})
-    EXPECT_EQ(faster_propagation("cpu", p.n, 2 * p.n, p.k, avx512), p.faster)
-        << "AVX-512, N=" << p.n << " K=" << p.k;
-}
 
 }  // namespace
 }  // namespace psfsim::test

@@ -1,4 +1,4 @@
-#include "psfsim/cpu/cpu_backend.hpp"
+#include "fftw_backend.hpp"
 
 #include <omp.h>
 
@@ -10,12 +10,10 @@
 
 #include "cpu_info.hpp"
 #include "fftw_api.hpp"
-#include "mft_backend.hpp"
 #include "mtf_transform.hpp"
 #include "psfsim/frame_metrics.hpp"
 #include "fftw_wisdom.hpp"
 #include "intensity.hpp"
-#include "psfsim/cpu/blas_kernels.hpp"
 #include "psfsim/cpu/fft_effort_policy.hpp"
 #include "psfsim/cpu/thread_policy.hpp"
 #include "psfsim/cpu/tuning.hpp"
@@ -375,26 +373,13 @@ FrameBlock FftwBackend<T>::compute(std::span<const PhasePolynomial> frames) {
   return block;
 }
 
-std::string fftw_version_line() { return std::string("FFTW ") + fftw_version; }
-
 }  // namespace
 
-BackendEntry backend_entry() {
-  BackendEntry e;
-  e.name = "cpu";
-  e.summary = "FFTW on this machine's cores";
-  e.unusable_reason = [] { return std::string(); };
-  e.create = [](const PsfPlan& plan) -> std::unique_ptr<Backend> {
-    if (plan.propagation == Propagation::mft) return make_mft_backend(plan);
-    if (plan.precision == Precision::single) return std::make_unique<FftwBackend<float>>(plan);
-    return std::make_unique<FftwBackend<double>>(plan);
-  };
-  e.describe = [] {
-    return std::vector<std::string>{cpu_model() + ", " + std::to_string(usable_cores()) + " cores",
-                                    fftw_version_line() + " (threads: OpenMP)",
-                                    blas_kernels_line() + " (the MFT's products)"};
-  };
-  return e;
+std::unique_ptr<Backend> make_fftw_backend(const PsfPlan& plan) {
+  if (plan.precision == Precision::single) return std::make_unique<FftwBackend<float>>(plan);
+  return std::make_unique<FftwBackend<double>>(plan);
 }
+
+std::string fftw_version_line() { return std::string("FFTW ") + fftw_version; }
 
 }  // namespace psfsim::cpu

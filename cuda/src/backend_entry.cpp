@@ -4,6 +4,8 @@
 #include "device_info.hpp"
 #include "mft_backend.hpp"
 #include "psfsim/cuda/cuda_backend.hpp"
+#include "psfsim/cuda/propagation_costs.hpp"
+#include "psfsim/cuda/tuning.hpp"
 
 namespace psfsim::cuda {
 
@@ -16,6 +18,9 @@ BackendEntry backend_entry() {
     return plan.propagation == Propagation::mft ? make_mft_backend(plan) : make_cufft_backend(plan);
   };
   entry.describe = [] { return describe_installation(); };
+  entry.site = ComputeSite::device;
+  entry.propagation_costs = [](const PropagationWork& work) { return propagation_costs(work); };
+  entry.start_up_seconds = tuning::start_up_seconds;
   entry.prepare = [](int device) {
     if (cudaSetDevice(device) == cudaSuccess) (void)cudaFree(nullptr);  // makes the context
     (void)cudaGetLastError();

@@ -4,7 +4,24 @@
 
 namespace psfsim {
 
+Propagation faster_propagation(const BackendEntry& entry, const PropagationWork& work) {
+  if (!entry.propagation_costs) return Propagation::fft;
+  const PropagationCosts costs = entry.propagation_costs(work);
+  return costs.mft < costs.fft ? Propagation::mft : Propagation::fft;
+}
+
 void BackendRegistry::add(BackendEntry entry) { entries_.push_back(std::move(entry)); }
+
+void BackendRegistry::set_up_process() const {
+  for (const auto& e : entries_)
+    if (e.compiled && e.set_up_process) e.set_up_process();
+}
+
+int BackendRegistry::device_count() const {
+  for (const auto& e : entries_)
+    if (e.compiled && e.site == ComputeSite::device && e.device_count) return e.device_count();
+  return 0;
+}
 
 const BackendEntry* BackendRegistry::find(const std::string& name) const noexcept {
   for (const auto& e : entries_)

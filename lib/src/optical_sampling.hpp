@@ -3,7 +3,6 @@
 // scale, the frame, the spectrum's lines, the detector and the propagation that computes it.
 #include <string>
 
-#include "psfsim/host_cores.hpp"
 #include "psfsim/run_spec.hpp"
 
 namespace psfsim {
@@ -12,12 +11,5 @@ namespace psfsim {
 // used
 // when no physical pixel scale is given. Throws InputError naming the options at fault.
 void derive_sampling(const RunSpec& spec, int padded, Geometry& g);
-
-// The faster on `backend` of the FFT (M x M, pruned rows, cropped to K) and the MFT (two
-// products of N x N x K and K x N x K) for one frame, from their operation counts and the
-// rates each reaches there: on the CPU, those of its vector units.
-[[nodiscard]] Propagation faster_propagation(const std::string& backend, int samples,
-                                             int padded, int frame,
-                                             CpuVectorUnits cpu = this_cpu_vector_units());
 
 }  // namespace psfsim

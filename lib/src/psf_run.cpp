@@ -10,7 +10,6 @@
 #include "psfsim/finite_check.hpp"
 #include "contiguous_parallel.hpp"
 #include "detector_stage.hpp"
-#include "optical_sampling.hpp"
 
 namespace psfsim {
 namespace {
@@ -21,7 +20,7 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-int frames_per_call(const RunSpec& spec, const Geometry& g, const std::string& backend) {
+int frames_per_call(const RunSpec& spec, const Geometry& g, ComputeSite site) {
   const std::size_t batch = batch_size(spec);
   if (spec.chunk_frames > 0)
     return static_cast<int>(std::min<std::size_t>(batch, spec.chunk_frames));
@@ -29,11 +28,11 @@ int frames_per_call(const RunSpec& spec, const Geometry& g, const std::string& b
   // What one frame costs the backend: S*K sub-pixels for each wavelength.
   const std::size_t computed = static_cast<std::size_t>(g.computed_frame());
   const std::size_t frame_bytes = computed * computed * real * g.spectrum.size();
-  // A GPU keeping metrics alone sends no frame over the bus: calls 64 times larger (4096
+  // A device keeping metrics alone sends no frame over the bus: calls 64 times larger (4096
   // frames of 256 x 256 instead of 64) keep it busy between the host's steps (H200,
-  // N = 128: 690k PSFs/s on the device at 1024 frames a call, 982k at 4096). The CPU
+  // N = 128: 690k PSFs/s on the device at 1024 frames a call, 982k at 4096). The host
   // gains nothing from them and would hold the larger frames in memory.
-  const bool larger = !spec.metrics.stores_frames() && backend != "cpu";
+  const bool larger = !spec.metrics.stores_frames() && site == ComputeSite::device;
   const std::size_t call_bytes =
       larger ? std::max<std::size_t>(1, frame_bytes / 64) : frame_bytes;
   const std::size_t call = default_chunk_frames(batch, call_bytes);
@@ -67,13 +66,14 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
   geometry_ = psfsim::geometry(spec_);
   const BackendEntry& entry = backends.select(spec_.backend);
   backend_name_ = entry.name;
+  backend_site_ = entry.site;
   // The MTF needs the FFT's whole focal plane (validate() has refused an explicit mft).
   if (spec_.optics.propagation == Propagation::automatic && geometry_.fft_applies)
-    geometry_.propagation = spec_.metrics.has(Metric::mtf)
-                                ? Propagation::fft
-                                : faster_propagation(entry.name, geometry_.samples,
-                                                     geometry_.padded, geometry_.frame);
-  max_batch_ = frames_per_call(spec_, geometry_, entry.name);
+    geometry_.propagation =
+        spec_.metrics.has(Metric::mtf)
+            ? Propagation::fft
+            : faster_propagation(entry, {geometry_.samples, geometry_.padded, geometry_.frame});
+  max_batch_ = frames_per_call(spec_, geometry_, entry.site);
   PsfPlan plan = make_plan(spec_, geometry_, max_batch_);
   // The detector acts on stored frames; metrics describe the optical PSF before it.
   if (geometry_.detector_stage(spec_.optics) && spec_.metrics.stores_frames())
@@ -115,15 +115,15 @@ void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count)
       chunk.phases[i].batch_index = static_cast<long long>(spec_.block_first + first + i);
     }
   };
-  // A GPU leaves the host's cores free, and at a million PSFs/s one core cannot compile
-  // the phases fast enough; the CPU backend's own threads have those cores. More than
+  // A device leaves the host's cores free, and at a million PSFs/s one core cannot compile
+  // the phases fast enough; a host backend's own threads have those cores. More than
   // max_compile_threads only contend (H200 host, 32 cores, 5e6 random frames, --store
   // metrics: 1.32M PSFs/s with 4 to 8 threads, 1.31M with 16, 1.09M with 32).
   // --threads (an MPI rank's share of its host) caps the threads here too.
   constexpr int max_compile_threads = 8;
   const int threads = spec_.threads > 0 ? std::min(spec_.threads, max_compile_threads)
                                         : max_compile_threads;
-  if (backend_name_ != "cpu" && count >= 256)
+  if (backend_site_ == ComputeSite::device && count >= 256)
     for_contiguous_runs(count, work, static_cast<std::size_t>(threads));
   else
     work(0, count);

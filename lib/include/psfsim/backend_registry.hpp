@@ -1,17 +1,42 @@
 #pragma once
-// Backends chosen by name at run time. Each backend target exposes only its entry; the
-// composition root (backends/, builtin_backends()) adds them, so lib/ depends on none.
+// Backends chosen by name at run time, and told apart only by what their entries say of
+// them: where they compute, what each propagation costs them, what starting them costs, and
+// what the process must set up for them. Each backend target exposes only its entry; the
+// composition root (backends/, builtin_backends()) adds them, so lib/ depends on none and
+// never compares a backend's name.
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "psfsim/backend.hpp"
+#include "psfsim/enums.hpp"
 
 namespace psfsim {
 
+// Where a backend computes. A host backend keeps the process's cores busy itself, so the run
+// compiles the phases on one thread and keeps each call's frames small; a device leaves the
+// cores to the run, takes one device index (--device) per process, and keeps larger calls
+// where no frame crosses the bus.
+enum class ComputeSite { host, device };
+
+// One frame's propagation as --propagation auto weighs it: N pupil samples across, the FFT's
+// M x M plane and the K x K frame.
+struct PropagationWork {
+  int samples = 0;
+  int padded = 0;
+  int frame = 0;
+};
+
+// What each propagation of one frame costs a backend, in the backend's own unit: the two
+// compare with each other, never with another backend's.
+struct PropagationCosts {
+  double fft = 0.0;
+  double mft = 0.0;
+};
+
 struct BackendEntry {
-  std::string name;
+  std::string name;     // what --backend and /timings call it; only its backend compares it
   std::string summary;  // one line for --help: "FFTW on the CPU cores"
   // False for a name the build knows but does not contain (it says why when asked).
   bool compiled = true;
@@ -20,12 +45,28 @@ struct BackendEntry {
   std::function<std::unique_ptr<Backend>(const PsfPlan&)> create;
   // Lines for `psfsim info` (devices, library versions).
   std::function<std::vector<std::string>()> describe;
-  // Optional: starts device `device`'s runtime (a GPU's driver and context, 0.2-0.4 s) so
-  // that a later create() finds it ready; safe on any thread, failures left to create().
+  ComputeSite site = ComputeSite::host;  // where it computes (above)
+  // The backend's cost model for --propagation auto, where the FFT applies (faster_propagation
+  // below takes the cheaper); empty: the FFT.
+  std::function<PropagationCosts(const PropagationWork&)> propagation_costs;
+  // Seconds the first create() in a process spends starting the backend's runtime before any
+  // work (a GPU's driver and context); 0 where nothing starts. Where it is more than 0, a run
+  // that names this backend has `prepare` start it while the frames are defined.
+  double start_up_seconds = 0.0;
+  // Optional: starts device `device`'s runtime so that a later create() finds it ready; safe
+  // on any thread, failures left to create().
   std::function<void(int device)> prepare;
   // Optional: how many devices this process sees (0 when none or unknown).
   std::function<int()> device_count;
+  // Optional: what the process must set up before any thread starts (the environment that
+  // the backend's libraries read as they load; setenv is not thread-safe).
+  std::function<void()> set_up_process;
 };
+
+// --propagation auto where the FFT applies: the cheaper of the FFT and the MFT by `entry`'s
+// cost model, the FFT on a tie or where the entry has none.
+[[nodiscard]] Propagation faster_propagation(const BackendEntry& entry,
+                                             const PropagationWork& work);
 
 class BackendRegistry {
  public:
@@ -43,6 +84,11 @@ class BackendRegistry {
   [[nodiscard]] std::vector<std::string> names() const;
   // "cpu: FFTW on ...; cuda: ...", for the --backend and --backends help text.
   [[nodiscard]] std::string summaries() const;
+  // Every compiled entry's set_up_process, in registration order: once, before any thread.
+  void set_up_process() const;
+  // The devices the process sees, as the first compiled device entry that can count them
+  // says (0 when none can).
+  [[nodiscard]] int device_count() const;
 
  private:
   std::vector<BackendEntry> entries_;

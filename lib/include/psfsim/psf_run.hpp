@@ -44,6 +44,8 @@ class PsfRun {
   // Both wait for the backend's creation.
   [[nodiscard]] const PsfPlan& plan() { return backend().plan(); }
   [[nodiscard]] Backend& backend();
+  // Where the selected backend computes (its registry entry's site), without waiting for it.
+  [[nodiscard]] ComputeSite backend_site() const noexcept { return backend_site_; }
 
   // Computes the first chunk `calls` times, untimed: plan upload, caches, page faults, clocks.
   void warm_up(int calls);
@@ -69,6 +71,7 @@ class PsfRun {
   BatchTerms terms_{spec_};  // the frames' terms, chunk by chunk (for compile)
   Geometry geometry_;
   std::string backend_name_;
+  ComputeSite backend_site_ = ComputeSite::host;
   int max_batch_ = 1;
   std::future<std::unique_ptr<Backend>> pending_backend_;
   std::unique_ptr<Backend> backend_;

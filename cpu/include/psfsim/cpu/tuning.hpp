@@ -1,8 +1,9 @@
 #pragma once
-// The CPU backend's tuning constants, all of them: the thread counts of one frame and the
-// FFTW planner's effort. Each comes from a measurement that a bench script repeats;
-// docs/performance.md ("First run and planner effort", "CPU threads") gives the commands,
-// the machines and the figures.
+// The CPU backend's tuning constants, all of them: the thread counts of one frame, the
+// FFTW planner's effort and the propagation cost model of --propagation auto. Each comes
+// from a measurement that a bench script repeats; docs/performance.md ("First run and
+// planner effort", "CPU threads", the CPU's MFT) gives the commands, the machines and the
+// figures.
 #include <array>
 
 namespace psfsim::cpu::tuning {
@@ -46,5 +47,19 @@ inline constexpr std::array<MeasurePlanningFrames, 9> measure_planning_frames{{
 // ... and `auto` measures where that planning is at most this share of the run's transforms,
 // so that a first run's planning costs at most that much more than its warm run's.
 inline constexpr double measure_planning_share = 0.25;
+
+// --- The propagation cost model (propagation_costs.cpp), from `bench/propagation-grid.sh
+// BUILD cpu 32,64,128,256 16,32,64,128 64` (B = 64, float) on a machine of each vector unit:
+// OpenBLAS's complex products run this many times as fast per operation as FFTW's
+// transforms (Debian's FFTW runs AVX at most, OpenBLAS AVX-512 where the CPU has it:
+// blas_kernels.hpp) ...
+struct MftRates {
+  double products_speedup;
+  // ... and two BLAS calls and the intensity cost each MFT frame what this many of its
+  // operations do.
+  double per_frame_operations;
+};
+inline constexpr MftRates mft_rates_avx2{3.0, 3e5};
+inline constexpr MftRates mft_rates_avx512{6.5, 1.5e5};
 
 }  // namespace psfsim::cpu::tuning

@@ -1,0 +1,21 @@
+#pragma once
+// The CUDA backend's cost model for --propagation auto: one frame's FFT and MFT in cuFFT
+// operations. Header-only plain C++, so that builds without CUDA test it too.
+#include <cmath>
+
+#include "psfsim/backend_registry.hpp"
+#include "psfsim/cuda/tuning.hpp"
+
+namespace psfsim::cuda {
+
+// cuFFT transforms the whole M x M plane (N columns, then M rows); cuBLAS's two complex
+// products of N x N x K and K x N x K run faster per operation, and each call's copy
+// overlaps the next call.
+[[nodiscard]] inline PropagationCosts propagation_costs(const PropagationWork& work) {
+  const double n = work.samples, m = work.padded, k = work.frame;
+  const double transform = m * std::log2(m) * 5.0;  // real operations of one length-M FFT
+  const double products = (n * n * k + n * k * k) * 8.0;  // the MFT's two complex products
+  return {(n + m) * transform, products / tuning::mft_products_speedup};
+}
+
+}  // namespace psfsim::cuda
