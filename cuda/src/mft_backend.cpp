@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <complex>
+#include <iterator>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -19,10 +20,10 @@
 #include "mft_blas.hpp"
 #include "mft_intensity.hpp"
 #include "metrics_kernel.hpp"
-#include "mft_matrices.hpp"
 #include "phase_table_packing.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/memory_budget.hpp"
+#include "psfsim/mft_matrix.hpp"
 #include "pupil_kernel.hpp"
 #include "pupil_map_buffers.hpp"
 #include "stream_and_events.hpp"
@@ -284,7 +285,7 @@ void MftBackend<Real>::require_memory() const {
 }
 
 // The grid, the channels' phase scales and weights (the normalization's constant folded in)
-// and the Fourier matrices, each copied once.
+// and the Fourier matrices (A_k, psfsim/mft_matrix.hpp), each copied once.
 template <typename Real>
 void MftBackend<Real>::upload_constants() {
   const PupilFacts& facts = plan_.pupil_facts();
@@ -311,12 +312,18 @@ void MftBackend<Real>::upload_constants() {
     weights.push_back(static_cast<Real>(c.weight * constant));
   upload(weights_, weights);
 
-  const std::vector<std::complex<double>> a = mft_matrices(plan_);
-  std::vector<Complex> narrowed(a.size());
-  std::transform(a.begin(), a.end(), narrowed.begin(), [](const std::complex<double>& z) {
-    return Complex{static_cast<Real>(z.real()), static_cast<Real>(z.imag())};
-  });
-  upload(matrices_, narrowed);
+  // Worked out on the host in double, then rounded once to Real.
+  std::vector<Complex> matrices;
+  matrices.reserve(plan_.channels.size() * static_cast<std::size_t>(k_) *
+                   facts.coordinates.size());
+  for (const SpectralChannel& c : plan_.channels)
+    write_mft_matrix(MftAxis{facts.coordinates, k_, plan_.pixel_centre, c.pixel_scale},
+                     [](double turns) {
+                       const std::complex<double> z = mft_phasor(turns);
+                       return Complex{static_cast<Real>(z.real()), static_cast<Real>(z.imag())};
+                     },
+                     std::back_inserter(matrices));
+  upload(matrices_, matrices);
 }
 
 template <typename Real>
