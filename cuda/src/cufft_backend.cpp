@@ -20,7 +20,7 @@
 #include "psfsim/pupil_math.hpp"
 #include "pupil_kernel.hpp"
 #include "pupil_map_buffers.hpp"
-#include "spectrum_transform.hpp"
+#include "field_transform.hpp"
 #include "stage_clock.hpp"
 
 namespace psfsim::cuda {
@@ -66,21 +66,21 @@ class CufftBackend final : public PipelinedBackend<Real> {
     return static_cast<std::size_t>(pupil_shape_.rows.rows) * plan_.padded;
   }
   // --store metrics through the split transform: its column pass keeps |X|^2 alone, in the
-  // spectrum buffer (M x M values of Real a frame), and the metrics read that.
+  // field buffer (M x M values of Real a frame), and the metrics read that.
   [[nodiscard]] bool keeps_intensity_only() const noexcept {
     return pupil_shape_.rows.split && !stores_frames();
   }
   [[nodiscard]] Real* intensity_planes() const noexcept {
-    return reinterpret_cast<Real*>(spectrum_.data());
+    return reinterpret_cast<Real*>(fields_.data());
   }
   // The MTF's transforms of real planes keep the non-redundant half: M x (M/2 + 1).
   [[nodiscard]] std::size_t half_plane_elements() const noexcept {
     return static_cast<std::size_t>(plan_.padded) * (plan_.padded / 2 + 1);
   }
-  // A call's transforms, for `batch` frames: the spectra and, for the MTF, the
+  // A call's transforms, for `batch` frames: the focal-plane fields and, for the MTF, the
   // real-to-complex FFT of the |X|^2 planes.
   struct Transforms {
-    std::unique_ptr<SpectrumTransform<Real>> spectrum;
+    std::unique_ptr<FieldTransform<Real>> field;
     std::unique_ptr<FftPlan> otf;
   };
   [[nodiscard]] Transforms make_transforms(long long batch) const;
@@ -116,13 +116,13 @@ class CufftBackend final : public PipelinedBackend<Real> {
                                              StageClock{policy_.timing},
                                              StageClock{policy_.timing}};
   DeviceBuffer<double> grid_table_;
-  DeviceBuffer<Complex> pupil_;     // zero padding written once, window every call
-  DeviceBuffer<Complex> spectrum_;  // out-of-place FFT result (or |X|^2 alone)
+  DeviceBuffer<Complex> pupil_;   // zero padding written once, window every call
+  DeviceBuffer<Complex> fields_;  // focal-plane fields, the out-of-place FFT (or |X|^2 alone)
   DeviceBuffer<Real> device_frames_;
   DeviceBuffer<double> block_sums_;
   DeviceBuffer<double> frame_scales_;
   // docs/spec.md §7's metrics: their parameters, the pupil kernel's wavefront sums, the MTF's
-  // |X|^2 planes (where the transform keeps the spectrum) and transforms; the kernels write
+  // |X|^2 planes (where the transform keeps the field) and transforms; the kernels write
   // the values into the pipeline's pinned host memory.
   DeviceMetrics device_metrics_;
   DeviceBuffer<double> moments_;
@@ -146,7 +146,7 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   require_device_memory();
   pupil_ = DeviceBuffer<Complex>(policy_.buffer_frames() * pupil_elements());
-  spectrum_ = DeviceBuffer<Complex>(policy_.buffer_frames() * field_elements());
+  fields_ = DeviceBuffer<Complex>(policy_.buffer_frames() * field_elements());
   PSFSIM_CUDA_CHECK(cudaMemset(pupil_.data(), 0, pupil_.bytes()));
   if (needs_device_frames()) device_frames_ = DeviceBuffer<Real>(batch * plan_.frame_elements());
   if (plan_.normalization == Normalization::sum) {
@@ -195,7 +195,7 @@ template <typename Real>
 typename CufftBackend<Real>::Transforms CufftBackend<Real>::make_transforms(
     long long batch) const {
   Transforms t;
-  t.spectrum = std::make_unique<SpectrumTransform<Real>>(
+  t.field = std::make_unique<FieldTransform<Real>>(
       plan_.samples, plan_.padded, pupil_shape_.offset, batch, true, pipeline_.stream());
   if (plan_.metrics.needs_full_plane())
     t.otf = std::make_unique<FftPlan>(FftShape{plan_.padded, batch, 2, FftInput::real},
@@ -206,7 +206,7 @@ typename CufftBackend<Real>::Transforms CufftBackend<Real>::make_transforms(
 template <typename Real>
 std::size_t CufftBackend<Real>::transforms_scratch_bytes(long long batch) const {
   std::size_t bytes =
-      SpectrumTransform<Real>::scratch_bytes(pupil_shape_.rows, plan_.samples, plan_.padded,
+      FieldTransform<Real>::scratch_bytes(pupil_shape_.rows, plan_.samples, plan_.padded,
                                              batch);
   if (plan_.metrics.needs_full_plane())
     bytes += FftPlan::work_bytes({plan_.padded, batch, 2, FftInput::real}, plan_.precision);
@@ -344,28 +344,28 @@ void CufftBackend<Real>::issue_pupil_and_fft(const GraphKey& key, int first, int
                            pipeline_.stream());
   mark(key, 1);
   if (keeps_intensity_only())
-    fft.spectrum->forward_intensity(pupil, intensity_planes() + field_offset);
+    fft.field->forward_intensity(pupil, intensity_planes() + field_offset);
   else
-    fft.spectrum->forward(pupil, spectrum_.data() + field_offset);
+    fft.field->forward(pupil, fields_.data() + field_offset);
   mark(key, 2);
   if (!plan_.metrics.empty())
     issue_metrics(key, first, count, fft,
                   PupilTiling::for_batch(plan_.samples, count).blocks_per_frame());
 }
 
-// Metrics of frames [first, first + count), from their spectra, right after their FFT (a
-// piece's spectra are overwritten by the next piece's).
+// Metrics of frames [first, first + count), from their fields, right after their FFT (a
+// piece's fields are overwritten by the next piece's).
 template <typename Real>
 void CufftBackend<Real>::issue_metrics(const GraphKey& key, int first, int count,
                                        const Transforms& fft, int pupil_blocks_per_frame) {
   const cudaStream_t stream = pipeline_.stream();
   const std::size_t field_offset = static_cast<std::size_t>(first) * field_elements();
-  const Complex* spectrum = spectrum_.data() + field_offset;
+  const Complex* fields = fields_.data() + field_offset;
   FieldWindow<Real> window;
   if (keeps_intensity_only())
     window.intensity = intensity_planes() + field_offset;
   else
-    window.fields = spectrum;
+    window.fields = fields;
   window.frame_stride = static_cast<long long>(field_elements());
   window.row_stride = plan_.padded;
   window.first = pupil::crop_start(plan_.padded, plan_.frame);
@@ -378,7 +378,7 @@ void CufftBackend<Real>::issue_metrics(const GraphKey& key, int first, int count
   Real* planes = window.intensity != nullptr ? intensity_planes() + field_offset
                                              : mtf_planes_.data() + field_offset;
   if (window.intensity == nullptr)
-    launch_plane_intensity<Real>(planes, spectrum, plan_.padded, count, stream);
+    launch_plane_intensity<Real>(planes, fields, plan_.padded, count, stream);
   Complex* otf = otf_.data() + static_cast<std::size_t>(first) * half_plane_elements();
   fft.otf->forward(planes, otf);
   launch_mtf_sampling<Real>(otf, plan_.padded, count, device_metrics_, out, stream);
@@ -397,7 +397,7 @@ void CufftBackend<Real>::issue_intensity(const GraphKey& key, int first, int cou
   const IntensityOutput<Real> output{
       policy_.direct_write ? pipeline_.frames_view(key.slot) + offset : device_frames,
       device_frames, block_sums_.data(), frame_scales_.data()};
-  launch_intensity<Real>(spectrum_.data() + first * field_elements(), shape, plan_.normalization,
+  launch_intensity<Real>(fields_.data() + first * field_elements(), shape, plan_.normalization,
                          peak_scale_, output, pipeline_.stream());
 }
 
