@@ -28,7 +28,8 @@
 namespace psfsim::cuda {
 
 // Up to this many bytes read by all pupil blocks of a call together, the kernel reads the
-// phase tables from pinned host memory rather than after a copy node (about 8 us).
+// phase tables from pinned host memory rather than after a copy node (which costs about 8 us
+// on the H200).
 inline constexpr std::size_t host_table_read_limit = std::size_t{1} << 20;
 
 // A backend's own part of each call.
