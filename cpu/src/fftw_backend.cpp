@@ -82,10 +82,10 @@ struct ColumnBuffers {
   FftwArray<std::complex<T>> out;
 };
 
-// One worker's buffers: the padded field and the spectrum of the K output rows. The pruned
-// 2D FFT runs columns first over only the N pupil columns (strided transforms are FFTW's
-// slow direction, so they get the smaller count), then rows, out of place, over only the K
-// rows the output keeps. The field's other columns are never written and stay zero; the
+// One worker's buffers: the padded field and the K output rows of its focal-plane field.
+// The pruned 2D FFT runs columns first over only the N pupil columns (strided transforms are
+// FFTW's slow direction, so they get the smaller count), then rows, out of place, over only
+// the K rows the output keeps. The field's other columns are never written and stay zero; the
 // pupil builder re-zeroes the pupil columns outside the pupil rows. A measured plan does the
 // columns in place, as FFTW found fastest; an estimate copies blocks of columns out and back
 // (ColumnBuffers), since FFTW_ESTIMATE's own plan for strided columns runs them one by one
@@ -93,7 +93,7 @@ struct ColumnBuffers {
 template <typename T>
 struct Workspace {
   FftwArray<std::complex<T>> field;
-  FftwArray<std::complex<T>> spectrum;
+  FftwArray<std::complex<T>> focal;  // the row pass's output
   FftwArray<std::complex<T>> otf;  // --metrics mtf: the whole plane's transform
   std::vector<ColumnBuffers<T>> columns;  // estimate: one per thread of the frame
   PupilScratch scratch;
@@ -118,8 +118,8 @@ class FftwBackend final : public Backend {
   // The column pass of an estimate: blocks of columns through ColumnBuffers.
   void buffered_columns(Workspace<T>& ws);
   // The field row where the row pass starts: the crop window's first, or 0 for all M rows.
-  [[nodiscard]] std::size_t first_spectrum_row() const noexcept {
-    return spectrum_rows_ == plan_.padded ? 0 : static_cast<std::size_t>(first_row_);
+  [[nodiscard]] std::size_t first_focal_row() const noexcept {
+    return focal_rows_ == plan_.padded ? 0 : static_cast<std::size_t>(first_row_);
   }
   void compute_one(const PhasePolynomial& phase, Workspace<T>& ws, T* out, double* metrics,
                    std::array<double, 4>& stage_seconds);
@@ -131,8 +131,8 @@ class FftwBackend final : public Backend {
   // choose_threads() in thread_policy.cpp says how many and why.
   ThreadPlan threads_;
   int first_row_;  // first output row and column: the crop window starts here on both axes
-  // Spectrum rows the row pass computes: the K of the crop window, or all M for the MTF.
-  int spectrum_rows_;
+  // Focal-plane rows the row pass computes: the K of the crop window, or all M for the MTF.
+  int focal_rows_;
   double peak_scale_;
   MtfTransform<T> mtf_;
   std::vector<Workspace<T>> workspaces_;
@@ -155,10 +155,10 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
       builder_(plan),
       threads_(choose_threads(plan.padded, plan.max_batch, plan.threads, usable_cores())),
       first_row_(pupil::crop_start(plan.padded, plan.frame)),
-      spectrum_rows_(plan.metrics.needs_full_plane() ? plan.padded : plan.frame),
+      focal_rows_(plan.metrics.needs_full_plane() ? plan.padded : plan.frame),
       peak_scale_(plan.pupil_facts().peak_scale) {
   const std::size_t m = plan_.padded;
-  const std::size_t rows = spectrum_rows_;
+  const std::size_t rows = focal_rows_;
   const bool mtf = plan_.metrics.needs_full_plane();
   if (effort_ == FftEffort::estimate)
     column_block_ = std::max<int>(1, tuning::buffered_column_bytes / sizeof(std::complex<T>));
@@ -174,7 +174,7 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
     workspaces_.resize(threads_.workers);
     for (auto& ws : workspaces_) {
       ws.field = FftwArray<std::complex<T>>(m * m);
-      ws.spectrum = FftwArray<std::complex<T>>(m * rows);
+      ws.focal = FftwArray<std::complex<T>>(m * rows);
       if (mtf) ws.otf = FftwArray<std::complex<T>>(m * m);
       if (column_block_ > 0) {
         ws.columns.resize(threads_.frame_threads);
@@ -235,10 +235,10 @@ void FftwBackend<T>::make_plans() {
                                                      pupil_columns, pupil_columns, flags));
   }
   const fftw_iodim row_dim{m, 1, 1};
-  const fftw_iodim row_loop{spectrum_rows_, m, m};
+  const fftw_iodim row_loop{focal_rows_, m, m};
   row_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(
-      1, &row_dim, 1, &row_loop, ws.field.data() + first_spectrum_row() * m,
-      ws.spectrum.data(), flags));
+      1, &row_dim, 1, &row_loop, ws.field.data() + first_focal_row() * m,
+      ws.focal.data(), flags));
   FftwApi<T>::plan_with_nthreads(1);
   if (plan_.metrics.needs_full_plane()) mtf_ = MtfTransform<T>(m, flags);  // one per worker
   if (set_aside) {
@@ -258,10 +258,10 @@ void FftwBackend<T>::buffered_columns(Workspace<T>& ws) {
   const int n = plan_.samples;
   const std::size_t o = builder_.offset();
   const int block = column_block_;
-  const std::size_t first = first_spectrum_row();
-  const int rows = spectrum_rows_;
+  const std::size_t first = first_focal_row();
+  const int rows = focal_rows_;
   std::complex<T>* field = ws.field.data();
-  // Block b: the pupil rows of columns o + b*block ..., then the spectrum rows back.
+  // Block b: the pupil rows of columns o + b*block ..., then the focal-plane rows back.
   const auto run = [&](ColumnBuffers<T>& c, int b) {
     const int first_column = b * block;
     const int count = std::min(block, n - first_column);
@@ -311,11 +311,11 @@ void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws,
   t0 = Clock::now();
   if (column_block_ > 0) buffered_columns(ws);
   else column_plan_.execute(ws.field.data() + o, ws.field.data() + o);
-  row_plan_.execute(ws.field.data() + first_spectrum_row() * m, ws.spectrum.data());
+  row_plan_.execute(ws.field.data() + first_focal_row() * m, ws.focal.data());
   stage_seconds[1] += seconds_since(t0);
 
   t0 = Clock::now();
-  const std::complex<T>* window = ws.spectrum.data() + (first_row_ - first_spectrum_row()) * m;
+  const std::complex<T>* window = ws.focal.data() + (first_row_ - first_focal_row()) * m;
   const double factor = write_intensity(window, plan_.padded, first_row_, plan_.frame, out,
                                         plan_.normalization, peak_scale_);
   stage_seconds[2] += seconds_since(t0);
@@ -325,7 +325,7 @@ void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws,
   const MetricsPlan& mp = plan_.metrics;
   frame_metrics(mp, plan_.pupil_facts(), phase, out, plan_.frame, 1.0 / factor, metrics);
   if (const MetricColumn* mtf = mp.column(Metric::mtf))
-    mtf_.evaluate(ws.spectrum.data(), ws.otf.data(), mp, metrics + mtf->offset);
+    mtf_.evaluate(ws.focal.data(), ws.otf.data(), mp, metrics + mtf->offset);
   stage_seconds[3] += seconds_since(t0);
 }
 

@@ -22,18 +22,18 @@ double row_sum(const T* __restrict v, std::size_t n) {
   return total;
 }
 
-// `spectrum` holds the K output rows, each M long (row stride M); the output columns are
-// [first_column, first_column + K). `peak_scale` is applied for Normalization::peak.
-// Returns the factor applied: out = |F|^2 * factor.
+// `field` holds the K output rows of the focal-plane field, each M long (row stride M); the
+// output columns are [first_column, first_column + K). `peak_scale` is applied for
+// Normalization::peak. Returns the factor applied: out = |F|^2 * factor.
 template <typename T>
-double write_intensity(const std::complex<T>* spectrum, int padded, int first_column, int frame,
+double write_intensity(const std::complex<T>* field, int padded, int first_column, int frame,
                      T* out, Normalization normalization, double peak_scale) {
   const std::size_t k = static_cast<std::size_t>(frame);
   const T scale = normalization == Normalization::peak ? static_cast<T>(peak_scale) : T(1);
   double total = 0.0;
   for (std::size_t i = 0; i < k; ++i) {
     const T* __restrict in =
-        reinterpret_cast<const T*>(spectrum + i * static_cast<std::size_t>(padded) + first_column);
+        reinterpret_cast<const T*>(field + i * static_cast<std::size_t>(padded) + first_column);
     T* __restrict row = out + i * k;
     for (std::size_t j = 0; j < k; ++j) {
       const T re = in[2 * j];

@@ -14,6 +14,7 @@
 #include "openblas_library.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/host_cores.hpp"
+#include "psfsim/mft_matrix.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "sincos_turns.hpp"
@@ -124,16 +125,15 @@ MftPropagator<Real>::MftPropagator(int samples, int output, double pixel_scale, 
       block_frames_(block_frames(samples, output, sizeof(Complex))) {
   // In double, reduced to whole turns before sin and cos (sincos_turns), then rounded once
   // to Real: the phase error stays at double's rounding of theta xi, whatever K s.
+  std::vector<double> coordinates(static_cast<std::size_t>(samples));
+  for (int i = 0; i < samples; ++i) coordinates[i] = pupil::coordinate(i, samples, grid);
   matrix_.resize(area(output, samples));
-  const double centre = centre_of(output, pixel_centre);
-  for (int k = 0; k < output; ++k) {
-    const double theta = (k - centre) * pixel_scale;
-    for (int i = 0; i < samples; ++i) {
-      const double xi = pupil::coordinate(i, samples, grid) / 2.0;
-      const SinCos<double> e = sincos_turns<double>(theta * xi);
-      matrix_[area(k, samples) + i] = Complex(static_cast<Real>(e.cos), static_cast<Real>(-e.sin));
-    }
-  }
+  write_mft_matrix(MftAxis{coordinates, output, centre_of(output, pixel_centre), pixel_scale},
+                   [](double turns) {
+                     const SinCos<double> e = sincos_turns<double>(turns);
+                     return Complex(static_cast<Real>(e.cos), static_cast<Real>(-e.sin));
+                   },
+                   matrix_.begin());
 }
 
 template <typename Real>

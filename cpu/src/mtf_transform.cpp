@@ -15,10 +15,10 @@ MtfTransform<T>::MtfTransform(int padded, unsigned flags) : padded_(padded) {
 }
 
 template <typename T>
-void MtfTransform<T>::evaluate(const std::complex<T>* spectrum, std::complex<T>* otf,
+void MtfTransform<T>::evaluate(const std::complex<T>* field, std::complex<T>* otf,
                                const MetricsPlan& plan, double* out) const {
   const std::size_t count = static_cast<std::size_t>(padded_) * padded_;
-  for (std::size_t i = 0; i < count; ++i) otf[i] = std::complex<T>(std::norm(spectrum[i]), T(0));
+  for (std::size_t i = 0; i < count; ++i) otf[i] = std::complex<T>(std::norm(field[i]), T(0));
   plan_.execute(otf, otf);
   const int m = padded_;
   const auto modulus = [otf, m](int ky, int kx) {

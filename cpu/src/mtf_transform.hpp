@@ -17,9 +17,9 @@ class MtfTransform {
   // holds fftw_planner_mutex().
   MtfTransform(int padded, unsigned flags);
 
-  // `spectrum`: the frame's whole M x M field; `otf`: M x M scratch of the caller's.
+  // `field`: the frame's whole M x M focal-plane field; `otf`: M x M scratch of the caller's.
   // Writes plan.mtf_radii.size() values to `out`.
-  void evaluate(const std::complex<T>* spectrum, std::complex<T>* otf, const MetricsPlan& plan,
+  void evaluate(const std::complex<T>* field, std::complex<T>* otf, const MetricsPlan& plan,
                 double* out) const;
 
  private:

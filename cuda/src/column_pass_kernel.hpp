@@ -1,7 +1,7 @@
 #pragma once
-// The second pass of a pupil's M x M transform whose first pass (cuFFT, SpectrumTransform)
+// The second pass of a pupil's M x M transform whose first pass (cuFFT, FieldTransform)
 // transformed only the N rows that hold the pupil: each column's M-point transform from its N
-// nonzero values, in one kernel for power-of-two M. It writes the spectrum as cuFFT's 2D
+// nonzero values, in one kernel for power-of-two M. It writes the field as cuFFT's 2D
 // transform lays it out, or only its squared modulus, which is all the metrics read.
 #include <cuda_runtime_api.h>
 
@@ -25,7 +25,7 @@ template <typename Real>
 void prepare_column_pass(int padded);
 
 // rows: frames x N x M, each row already transformed along its length; twiddles: exp(-2 pi i
-// j / M) for j in [0, M), on the device. out: frames x M x M, the spectrum (complex) or
+// j / M) for j in [0, M), on the device. out: frames x M x M, the field (complex) or
 // |X|^2 alone (Real).
 template <typename Real, typename Out>
 void launch_column_pass(const DeviceComplex<Real>* rows, const DeviceComplex<Real>* twiddles,

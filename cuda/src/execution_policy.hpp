@@ -29,7 +29,7 @@ struct ExecutionPolicy {
   bool direct_write = false;  // the intensity kernel writes into pinned host memory
   int piece_frames = 0;       // frames per piece with Timing::pieced
 
-  // Frames the pupil and spectrum buffers hold: whole pieces, so that a piece's FFT (of
+  // Frames the pupil and field buffers hold: whole pieces, so that a piece's FFT (of
   // piece_frames frames) never runs past them.
   [[nodiscard]] std::size_t buffer_frames() const noexcept;
   // The pieces of a call whose device-to-host copies overlap later work: with

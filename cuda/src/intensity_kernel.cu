@@ -38,11 +38,11 @@ __device__ inline BlockSpan block_span(const IntensityShape& s) {
 
 template <typename Real, bool kSumFrames>
 __global__ void __launch_bounds__(block_threads)
-    intensity_kernel(const DeviceComplex<Real>* __restrict__ spectrum, Real* __restrict__ out,
+    intensity_kernel(const DeviceComplex<Real>* __restrict__ fields, Real* __restrict__ out,
                      IntensityShape s, Real scale, double* __restrict__ block_sums) {
   const BlockSpan span = block_span(s);
   const long long padded = s.padded;
-  const DeviceComplex<Real>* in = spectrum + span.frame * padded * padded;
+  const DeviceComplex<Real>* in = fields + span.frame * padded * padded;
   Real* dst = out + (static_cast<long long>(span.frame) * s.frame + span.first_row) * s.frame;
   double total = 0.0;
   for (int idx = threadIdx.x; idx < span.count; idx += block_threads) {
@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(block_threads)
 }  // namespace
 
 template <typename Real>
-void launch_intensity(const DeviceComplex<Real>* spectrum, const IntensityShape& shape,
+void launch_intensity(const DeviceComplex<Real>* fields, const IntensityShape& shape,
                       Normalization normalization, double peak_scale,
                       const IntensityOutput<Real>& output, cudaStream_t stream) {
   const unsigned blocks = static_cast<unsigned>(shape.frames) * shape.tiling.blocks_per_frame;
@@ -94,12 +94,12 @@ void launch_intensity(const DeviceComplex<Real>* spectrum, const IntensityShape&
     const Real scale =
         normalization == Normalization::peak ? static_cast<Real>(peak_scale) : Real(1);
     intensity_kernel<Real, false>
-        <<<blocks, block_threads, 0, stream>>>(spectrum, output.destination, shape, scale, nullptr);
+        <<<blocks, block_threads, 0, stream>>>(fields, output.destination, shape, scale, nullptr);
     PSFSIM_CUDA_CHECK_LAUNCH();
     return;
   }
   intensity_kernel<Real, true><<<blocks, block_threads, 0, stream>>>(
-      spectrum, output.unscaled, shape, Real(1), output.block_sums);
+      fields, output.unscaled, shape, Real(1), output.block_sums);
   PSFSIM_CUDA_CHECK_LAUNCH();
   frame_scale_kernel<<<shape.frames, block_threads, 0, stream>>>(
       output.block_sums, shape.tiling.blocks_per_frame, output.frame_scales);

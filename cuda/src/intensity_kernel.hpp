@@ -39,7 +39,7 @@ struct IntensityTiling {
 struct IntensityShape {
   int padded = 0;      // M
   int frame = 0;       // K
-  int crop_start = 0;  // first spectrum row and column of the window
+  int crop_start = 0;  // first field row and column of the window
   int frames = 0;
   IntensityTiling tiling;
 };
@@ -59,7 +59,7 @@ struct IntensityOutput {
 // frame divided by its own total, the totals reduced in a fixed order so that repeated calls
 // agree bit for bit.
 template <typename Real>
-void launch_intensity(const DeviceComplex<Real>* spectrum, const IntensityShape& shape,
+void launch_intensity(const DeviceComplex<Real>* fields, const IntensityShape& shape,
                       Normalization normalization, double peak_scale,
                       const IntensityOutput<Real>& output, cudaStream_t stream);
 

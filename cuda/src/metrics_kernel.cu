@@ -205,11 +205,11 @@ __global__ void __launch_bounds__(block_threads)
 
 template <typename Real>
 __global__ void plane_intensity_kernel(Real* __restrict__ plane,
-                                       const DeviceComplex<Real>* __restrict__ spectrum,
+                                       const DeviceComplex<Real>* __restrict__ fields,
                                        long long count) {
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const DeviceComplex<Real> z = spectrum[i];
+    const DeviceComplex<Real> z = fields[i];
     plane[i] = z.x * z.x + z.y * z.y;
   }
 }
@@ -313,11 +313,11 @@ void launch_frame_metrics(const FieldWindow<Real>& window, const DeviceMetrics& 
 }
 
 template <typename Real>
-void launch_plane_intensity(Real* plane, const DeviceComplex<Real>* spectrum, int padded,
+void launch_plane_intensity(Real* plane, const DeviceComplex<Real>* fields, int padded,
                             int frames, cudaStream_t stream) {
   const long long count = static_cast<long long>(frames) * padded * padded;
   const long long blocks = std::min<long long>(132LL * 16, (count + 255) / 256);
-  plane_intensity_kernel<Real><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(plane, spectrum,
+  plane_intensity_kernel<Real><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(plane, fields,
                                                                                  count);
   PSFSIM_CUDA_CHECK_LAUNCH();
 }

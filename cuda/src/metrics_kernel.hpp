@@ -1,7 +1,7 @@
 #pragma once
 // docs/spec.md §7's metrics on the device, in the same call as the frames: one block per frame
 // reads
-// the unnormalized intensity straight from the focal-plane fields (the FFT's spectrum or the
+// the unnormalized intensity straight from the focal-plane fields (the FFT's output or the
 // MFT's channels), so that with --store metrics no frame is ever written. The formulas are
 // metric_math.hpp's, shared with the CPU.
 #include <cuda_runtime_api.h>
@@ -80,11 +80,11 @@ void launch_frame_metrics(const FieldWindow<Real>& window, const DeviceMetrics& 
                           cudaStream_t stream);
 
 // The MTF around the caller's real-to-complex FFT of M x M intensity planes: the intensity
-// of each frame's whole spectrum into `plane` (where no pass kept it already), then, after
+// of each frame's whole field into `plane` (where no pass kept it already), then, after
 // the FFT, the mtf columns sampled from the transform's non-redundant half (M x (M/2 + 1)
 // a frame, metric::half_plane_index).
 template <typename Real>
-void launch_plane_intensity(Real* plane, const DeviceComplex<Real>* spectrum, int padded,
+void launch_plane_intensity(Real* plane, const DeviceComplex<Real>* fields, int padded,
                             int frames, cudaStream_t stream);
 template <typename Real>
 void launch_mtf_sampling(const DeviceComplex<Real>* half_planes, int padded, int frames,

@@ -7,25 +7,23 @@
 #include <climits>
 #include <cmath>
 #include <complex>
+#include <iterator>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "call_queue.hpp"
 #include "cuda_check.hpp"
 #include "device_info.hpp"
 #include "device_memory.hpp"
-#include "graph_cache.hpp"
 #include "mft_blas.hpp"
 #include "mft_intensity.hpp"
+#include "pipelined_backend.hpp"
 #include "metrics_kernel.hpp"
-#include "mft_matrices.hpp"
-#include "phase_table_packing.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/memory_budget.hpp"
+#include "psfsim/mft_matrix.hpp"
 #include "pupil_kernel.hpp"
 #include "pupil_map_buffers.hpp"
-#include "stream_and_events.hpp"
 
 namespace psfsim::cuda {
 namespace {
@@ -33,9 +31,6 @@ namespace {
 constexpr std::size_t mib = std::size_t{1} << 20;
 // Left free for what cuBLAS, graphs and the context allocate beyond our own estimate.
 constexpr std::size_t device_memory_reserve = 64 * mib;
-// As in the cuFFT backend: up to this many bytes read by all pupil blocks together, the
-// kernel reads the phase tables from pinned host memory rather than after a copy node.
-constexpr std::size_t host_table_read_limit = 1 * mib;
 // Up to this much output per call the last kernel writes the frames straight into pinned
 // host memory, which serves one small call best. A larger output goes through the copy
 // engine after the call's graph, on a stream of its own, so that it overlaps the next
@@ -121,26 +116,24 @@ std::string open_mft_device(const PsfPlan& plan) {
 }
 
 template <typename Real>
-class MftBackend final : public Backend {
+class MftBackend final : public PipelinedBackend<Real> {
  public:
   explicit MftBackend(const PsfPlan& plan);
   ~MftBackend() override;
 
-  [[nodiscard]] std::string name() const override { return "cuda"; }
-  [[nodiscard]] std::string device_name() const override { return device_name_; }
-  [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
   [[nodiscard]] std::string fused_stages() const override;
-  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override {
-    submit(frames);
-    return finish();
-  }
-  // The phase tables are packed and the batch indices copied there.
-  [[nodiscard]] bool copies_frames_at_submit() const override { return true; }
-  void submit(std::span<const PhasePolynomial> frames) override;
-  [[nodiscard]] FrameBlock finish() override;
 
  private:
+  using Base = PipelinedBackend<Real>;
+  using Base::device_name_;
+  using Base::pipeline_;
+  using Base::plan_;
   using Complex = DeviceComplex<Real>;
+
+  // CallSteps: this backend's part of a call.
+  [[nodiscard]] std::size_t table_bus_reads(const BatchTableLayout& layout) const override;
+  cudaStream_t launch(const GraphKey& key) override;
+  [[nodiscard]] StageTimes times(int slot, int frames) const override;
 
   [[nodiscard]] int channels() const noexcept { return static_cast<int>(plan_.channels.size()); }
   [[nodiscard]] long long piece_elements(long long per_frame) const noexcept {
@@ -149,7 +142,6 @@ class MftBackend final : public Backend {
   [[nodiscard]] std::size_t pixels() const noexcept { return plan_.frame_elements(); }
   void require_memory() const;
   void upload_constants();
-  GraphKey stage_phase_tables(std::span<const PhasePolynomial> frames, int slot);
   void issue_pipeline(const GraphKey& key);
   void issue_piece(const GraphKey& key, int piece, int first, int count);
   void issue_copy(int slot, int frames, cudaStream_t stream);
@@ -157,16 +149,13 @@ class MftBackend final : public Backend {
   void mark(const GraphKey& key, std::size_t index) const;
   [[nodiscard]] StageTimes staged_times(int slot, int frames) const;
 
-  PsfPlan plan_;
-  std::string device_name_;  // initialized by opening the device, before any CUDA object
   MftSchedule schedule_;
   int n_ = 0;  // N
   int k_ = 0;  // K
 
-  // Released in reverse order: graphs and the cuBLAS handle before the buffers they use,
-  // the streams last.
-  Stream stream_;
-  Stream copy_stream_;  // device-to-host copies, overlapping the next call's computation
+  // Released in reverse order, after the pipeline's graphs (CallPipeline::stop) and before
+  // its streams: the cuBLAS handle before the buffers it uses. The copy stream takes the
+  // device-to-host copies, overlapping the next call's computation.
   Event computed_{cudaEventDisableTiming};  // a call's graph is done: its copy may start
   // A call's timing events, in its slot (CallQueue).
   std::array<Event, call_slots> launch_start_;
@@ -174,7 +163,6 @@ class MftBackend final : public Backend {
   // staged: 4 per piece (start, pupil, mft, intensity), end
   std::array<std::vector<Event>, call_slots> stage_marks_;
   DeviceBuffer<double> coordinates_;
-  PupilMapBuffers maps_;  // docs/spec.md §7's amplitude and OPD maps, uploaded once
   DeviceBuffer<double> phase_scales_;
   DeviceBuffer<Real> weights_;
   DeviceBuffer<Complex> matrices_;  // A_k, row-major K x N, channel after channel
@@ -182,28 +170,17 @@ class MftBackend final : public Backend {
   DeviceBuffer<Complex> products_;  // T = P A^T: [channel][frame][r][p]
   DeviceBuffer<Complex> fields_;    // E = A T: [channel][frame][q][p]
   std::array<DeviceBuffer<Real>, call_slots> device_frames_;  // copied from, by call slot
-  std::array<PinnedBuffer<Real>, call_slots> host_frames_;  // one per call slot
-  std::array<Real*, call_slots> host_frames_view_{};
-  // docs/spec.md §7's metrics: parameters, the channels' unnormalized weights, the pupil kernel's
-  // wavefront sums, and the values, written by the kernels into pinned host memory.
+  // docs/spec.md §7's metrics: parameters, the channels' unnormalized weights and the pupil
+  // kernel's wavefront sums; the kernels write the values into the pipeline's pinned memory.
   DeviceMetrics device_metrics_;
   DeviceBuffer<double> raw_weights_;
   DeviceBuffer<double> moments_;
-  std::array<PinnedBuffer<double>, call_slots> host_metrics_;
-  std::array<double*, call_slots> host_metrics_view_{};
-  std::array<PinnedBuffer<double>, call_slots> staged_tables_;
-  std::array<double*, call_slots> staged_tables_view_{};
-  DeviceBuffer<double> tables_;  // copied from a call's staged tables by its graph
-  BlasHandle blas_{stream_.get()};
-  InlineTables unused_inline_tables_{};  // the graph cache's interface; never used here
-  GraphCache<Real> graphs_;
-  CallQueue calls_;
+  BlasHandle blas_{pipeline_.stream()};
 };
 
 template <typename Real>
 MftBackend<Real>::MftBackend(const PsfPlan& plan)
-    : plan_(plan),
-      device_name_(open_mft_device(plan)),
+    : Base(plan, open_mft_device(plan), false),
       schedule_(choose_schedule(plan_, sizeof(Complex))),
       n_(plan_.samples),
       k_(plan_.frame) {
@@ -215,18 +192,12 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   for (int slot = 0; slot < call_slots && !schedule_.direct_write; ++slot)
     device_frames_[slot] = DeviceBuffer<Real>(batch * pixels());
-  for (int slot = 0; slot < call_slots; ++slot) {
-    host_frames_[slot] = PinnedBuffer<Real>(batch * pixels());
-    host_frames_view_[slot] = device_view(host_frames_[slot]);
-  }
   const MetricsPlan& metrics = plan_.metrics;
+  pipeline_.allocate_outputs(batch * pixels(),
+                             metrics.empty() ? 0 : batch * metrics.values_per_frame);
   if (!metrics.empty()) {
     const PupilFacts& facts = plan_.pupil_facts();
     device_metrics_ = DeviceMetrics(metrics, k_, facts.aperture_sum, facts.energy_sum);
-    for (int slot = 0; slot < call_slots; ++slot) {
-      host_metrics_[slot] = PinnedBuffer<double>(batch * metrics.values_per_frame);
-      host_metrics_view_[slot] = device_view(host_metrics_[slot]);
-    }
     if (metrics.column(Metric::rms_wavefront) != nullptr)
       moments_ = DeviceBuffer<double>(3 * static_cast<std::size_t>(schedule_.piece_frames) *
                                       PupilTiling::max_blocks_per_frame(n_));
@@ -246,12 +217,7 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
 
 template <typename Real>
 MftBackend<Real>::~MftBackend() {
-  // Nothing may still run on buffers about to be freed; errors here are past caring about.
-  if (cudaSetDevice(plan_.device) == cudaSuccess) {
-    cudaStreamSynchronize(stream_.get());
-    cudaStreamSynchronize(copy_stream_.get());
-  }
-  cudaGetLastError();
+  pipeline_.stop();
 }
 
 template <typename Real>
@@ -284,7 +250,7 @@ void MftBackend<Real>::require_memory() const {
 }
 
 // The grid, the channels' phase scales and weights (the normalization's constant folded in)
-// and the Fourier matrices, each copied once.
+// and the Fourier matrices (A_k, psfsim/mft_matrix.hpp), each copied once.
 template <typename Real>
 void MftBackend<Real>::upload_constants() {
   const PupilFacts& facts = plan_.pupil_facts();
@@ -295,7 +261,7 @@ void MftBackend<Real>::upload_constants() {
                                  cudaMemcpyHostToDevice));
   };
   upload(coordinates_, facts.coordinates);
-  maps_ = PupilMapBuffers(facts, plan_.max_batch);
+  pipeline_.set_maps(PupilMapBuffers(facts, plan_.max_batch));
 
   std::vector<double> scales;
   double weight_sum = 0.0;
@@ -311,12 +277,18 @@ void MftBackend<Real>::upload_constants() {
     weights.push_back(static_cast<Real>(c.weight * constant));
   upload(weights_, weights);
 
-  const std::vector<std::complex<double>> a = mft_matrices(plan_);
-  std::vector<Complex> narrowed(a.size());
-  std::transform(a.begin(), a.end(), narrowed.begin(), [](const std::complex<double>& z) {
-    return Complex{static_cast<Real>(z.real()), static_cast<Real>(z.imag())};
-  });
-  upload(matrices_, narrowed);
+  // Worked out on the host in double, then rounded once to Real.
+  std::vector<Complex> matrices;
+  matrices.reserve(plan_.channels.size() * static_cast<std::size_t>(k_) *
+                   facts.coordinates.size());
+  for (const SpectralChannel& c : plan_.channels)
+    write_mft_matrix(MftAxis{facts.coordinates, k_, plan_.pixel_centre, c.pixel_scale},
+                     [](double turns) {
+                       const std::complex<double> z = mft_phasor(turns);
+                       return Complex{static_cast<Real>(z.real()), static_cast<Real>(z.imag())};
+                     },
+                     std::back_inserter(matrices));
+  upload(matrices_, matrices);
 }
 
 template <typename Real>
@@ -338,89 +310,52 @@ std::string MftBackend<Real>::fused_stages() const {
          "(--stage-timing times each stage instead)";
 }
 
+// --stage-timing: the pipeline issued directly, so that the events between the stages time
+// this very run. Otherwise the call's graph, recorded on first use, between a pair of events;
+// a large output is then copied after it on the copy stream, while the compute stream goes
+// on to the next call.
 template <typename Real>
-void MftBackend<Real>::submit(std::span<const PhasePolynomial> frames) {
-  const auto start = CallQueue::Clock::now();
-  const int count = static_cast<int>(frames.size());
-  if (count < 1 || count > plan_.max_batch)
-    throw InputError("cuda backend: " + std::to_string(count) +
-                     " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
-  select_device(plan_.device);
-
-  const int slot = calls_.next_slot(name());
-  const GraphKey key = stage_phase_tables(frames, slot);
-  maps_.set_frames(frames, slot);
-  const cudaStream_t stream = stream_.get();
+cudaStream_t MftBackend<Real>::launch(const GraphKey& key) {
+  const cudaStream_t stream = pipeline_.stream();
   if (schedule_.staged) {
-    issue_pipeline(key);  // not recorded: the events between the stages time this very run
-  } else {
-    auto& cached = graphs_.find_or_record(key, unused_inline_tables_, stream,
-                                          [&] { issue_pipeline(key); });
-    const std::size_t s = static_cast<std::size_t>(slot);
-    PSFSIM_CUDA_CHECK(cudaEventRecord(launch_start_[s].get(), stream));
-    cached.graph.launch(stream);
-    if (schedule_.overlap && plan_.metrics.store_frames) {
-      // On the copy stream, while the compute stream goes on to the next call.
-      const cudaStream_t copies = copy_stream_.get();
-      PSFSIM_CUDA_CHECK(cudaEventRecord(computed_.get(), stream));
-      PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(copies, computed_.get(), 0));
-      issue_copy(slot, count, copies);
-      PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_[s].get(), copies));
-      calls_.push(frames.size(), start, copies);
-      return;
-    }
-    PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_[s].get(), stream));
+    issue_pipeline(key);
+    return stream;
   }
-  calls_.push(frames.size(), start, stream);
+  auto& cached = pipeline_.graph(key, [&] { issue_pipeline(key); });
+  const std::size_t s = static_cast<std::size_t>(key.slot);
+  PSFSIM_CUDA_CHECK(cudaEventRecord(launch_start_[s].get(), stream));
+  cached.graph.launch(stream);
+  if (schedule_.overlap && plan_.metrics.store_frames) {
+    const cudaStream_t copies = pipeline_.copy_stream();
+    PSFSIM_CUDA_CHECK(cudaEventRecord(computed_.get(), stream));
+    PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(copies, computed_.get(), 0));
+    issue_copy(key.slot, key.frames, copies);
+    PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_[s].get(), copies));
+    return copies;
+  }
+  PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_[s].get(), stream));
+  return stream;
 }
 
 template <typename Real>
-FrameBlock MftBackend<Real>::finish() {
-  select_device(plan_.device);
-  double added = 0.0;
-  const CallQueue::Call call = calls_.pop(name(), added);
-  const std::size_t slot = static_cast<std::size_t>(call.slot);
-  FrameBlock block;
-  block.data = plan_.metrics.store_frames ? host_frames_[slot].data() : nullptr;
-  block.metrics = plan_.metrics.empty() ? nullptr : host_metrics_[slot].data();
-  block.frames = call.frames;
-  if (schedule_.staged)
-    block.times = staged_times(call.slot, static_cast<int>(call.frames));
-  else
-    block.times.add("pupil+mft+intensity+transfer",
-                    elapsed_seconds(launch_start_[slot], launch_end_[slot]));
-  block.times.total = added;
-  return block;
+StageTimes MftBackend<Real>::times(int slot, int frames) const {
+  if (schedule_.staged) return staged_times(slot, frames);
+  const std::size_t s = static_cast<std::size_t>(slot);
+  StageTimes t;
+  t.add("pupil+mft+intensity+transfer", elapsed_seconds(launch_start_[s], launch_end_[s]));
+  return t;
 }
 
-// Lays the batch's tables out in pinned staging memory: read from there by the pupil kernel
-// when that is little traffic over the bus, else copied to the device first.
+// The MFT's pupil kernels run piece by piece, each reading its frames' tables.
 template <typename Real>
-GraphKey MftBackend<Real>::stage_phase_tables(std::span<const PhasePolynomial> frames, int slot) {
-  const BatchTableLayout layout = batch_table_layout(frames);
-  if (layout.degree > max_phase_degree)
-    throw InputError("cuda backend: phase polynomial of degree " + std::to_string(layout.degree) +
-                     " (at most " + std::to_string(max_phase_degree) + ")");
-  PinnedBuffer<double>& staged = staged_tables_[static_cast<std::size_t>(slot)];
-  if (layout.doubles() > staged.size()) {
-    // Sized for a full batch of this layout so that later calls do not grow it again.
-    const std::size_t capacity = plan_.max_batch * layout.doubles_per_frame();
-    PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // calls in flight read them
-    graphs_.clear();  // they read the buffers replaced here
-    staged = PinnedBuffer<double>(capacity);
-    staged_tables_view_[static_cast<std::size_t>(slot)] = device_view(staged);
-    if (tables_.size() < capacity) tables_ = DeviceBuffer<double>(capacity);
-  }
-  pack_phase_tables(frames, layout, staged.data());
+std::size_t MftBackend<Real>::table_bus_reads(const BatchTableLayout& layout) const {
   std::size_t bus_reads = 0;
   const PieceSplit split = schedule_.split(layout.frames);
   for (int p = 0; p < split.pieces(); ++p)
     bus_reads += static_cast<std::size_t>(
                      PupilTiling::for_channels(n_, split.count(p)).blocks(split.count(p))) *
                  layout.doubles_per_frame() * sizeof(double);
-  return {layout.frames, layout.degree, layout.with_rho,
-          bus_reads <= host_table_read_limit ? TableSource::host_memory : TableSource::device_copy,
-          slot};
+  return bus_reads;
 }
 
 // Stage boundary `index` (see stage_marks_); only --stage-timing records any.
@@ -428,7 +363,7 @@ template <typename Real>
 void MftBackend<Real>::mark(const GraphKey& key, std::size_t index) const {
   if (schedule_.staged)
     PSFSIM_CUDA_CHECK(cudaEventRecord(
-        stage_marks_[static_cast<std::size_t>(key.slot)][index].get(), stream_.get()));
+        stage_marks_[static_cast<std::size_t>(key.slot)][index].get(), pipeline_.stream()));
 }
 
 template <typename Real>
@@ -453,13 +388,7 @@ StageTimes MftBackend<Real>::staged_times(int slot, int frames) const {
 template <typename Real>
 void MftBackend<Real>::issue_pipeline(const GraphKey& key) {
   mark(key, 0);
-  if (key.tables == TableSource::device_copy)
-    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(tables_.data(),
-                                      staged_tables_[static_cast<std::size_t>(key.slot)].data(),
-                                      static_cast<std::size_t>(key.frames) *
-                                          key.phase_tables(nullptr).doubles_per_frame() *
-                                          sizeof(double),
-                                      cudaMemcpyHostToDevice, stream_.get()));
+  pipeline_.issue_table_copy(key);
   const PieceSplit split = schedule_.split(key.frames);
   const int pieces = split.pieces();
   for (int p = 0; p < pieces; ++p) {
@@ -467,7 +396,7 @@ void MftBackend<Real>::issue_pipeline(const GraphKey& key) {
     issue_piece(key, p, split.first(p), split.count(p));
   }
   if (schedule_.staged && plan_.metrics.store_frames) {
-    issue_copy(key.slot, key.frames, stream_.get());
+    issue_copy(key.slot, key.frames, pipeline_.stream());
     mark(key, 4 * static_cast<std::size_t>(pieces));
   }
 }
@@ -475,21 +404,15 @@ void MftBackend<Real>::issue_pipeline(const GraphKey& key) {
 // The call's frames from the device into its pinned host buffer.
 template <typename Real>
 void MftBackend<Real>::issue_copy(int slot, int frames, cudaStream_t stream) {
-  const std::size_t s = static_cast<std::size_t>(slot);
-  PSFSIM_CUDA_CHECK(cudaMemcpyAsync(host_frames_[s].data(), device_frames_[s].data(),
-                                    static_cast<std::size_t>(frames) * plan_.frame_bytes(),
-                                    cudaMemcpyDeviceToHost, stream));
+  pipeline_.issue_frame_copy(slot, 0, device_frames_[static_cast<std::size_t>(slot)].data(),
+                             static_cast<std::size_t>(frames) * plan_.frame_bytes(), stream);
 }
 
 // Frames [first, first + count): pupils, products, intensity into their destination.
 template <typename Real>
 void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, int count) {
-  const cudaStream_t stream = stream_.get();
-  const double* where =
-      key.tables == TableSource::host_memory
-          ? staged_tables_view_[static_cast<std::size_t>(key.slot)]
-          : tables_.data();
-  PhaseTables tables = key.phase_tables(where);
+  const cudaStream_t stream = pipeline_.stream();
+  PhaseTables tables = pipeline_.phase_tables(key);
   tables.coefficients += static_cast<std::size_t>(first) * tables.doubles_per_frame();
   tables.frames = count;
   const ChannelPupils shape{n_,
@@ -498,7 +421,7 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
                             phase_scales_.data(),
                             channels(),
                             piece_elements(static_cast<long long>(n_) * n_),
-                            maps_.maps(key.slot, first)};
+                            pipeline_.maps(key.slot, first)};
   ChannelPupils with_moments = shape;
   with_moments.maps.moments = moments_.data();
   launch_build_channel_pupils<Real>(pupils_.data(), with_moments, tables, stream);
@@ -508,7 +431,7 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
 
   const std::size_t offset = static_cast<std::size_t>(first) * pixels();
   Real* destination = schedule_.direct_write
-                          ? host_frames_view_[key.slot] + offset
+                          ? pipeline_.frames_view(key.slot) + offset
                           : device_frames_[static_cast<std::size_t>(key.slot)].data() + offset;
   const MftIntensityShape intensity{k_ * k_, count, channels(),
                                     piece_elements(static_cast<long long>(k_) * k_)};
@@ -525,10 +448,9 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
     window.weights = raw_weights_.data();
     const WavefrontMoments moments{moments_.data(),
                                    PupilTiling::for_channels(n_, count).blocks_per_frame()};
-    launch_frame_metrics<Real>(window, device_metrics_, moments, count,
-                               host_metrics_view_[key.slot] + offset / pixels() *
-                                                                  plan_.metrics.values_per_frame,
-                               stream);
+    double* out =
+        pipeline_.metrics_view(key.slot) + offset / pixels() * plan_.metrics.values_per_frame;
+    launch_frame_metrics<Real>(window, device_metrics_, moments, count, out, stream);
   }
   mark(key, 4 * static_cast<std::size_t>(piece) + 3);
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Where each frame's pupil rows lie in the transform's input (spectrum_transform.hpp): the
+// Where each frame's pupil rows lie in the transform's input (field_transform.hpp): the
 // pupil kernel writes there, the transform reads there.
 namespace psfsim::cuda {
 

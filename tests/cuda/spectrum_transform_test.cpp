@@ -13,7 +13,7 @@
 
 #include "../test_support.hpp"
 #include "device_memory.hpp"
-#include "spectrum_transform.hpp"
+#include "field_transform.hpp"
 
 namespace psfsim::cuda {
 namespace {
@@ -63,7 +63,7 @@ Output transform(int n, int m, int offset, int batch, bool allow_split, unsigned
   PSFSIM_CUDA_CHECK(cudaStreamCreate(&stream));
   Output out;
   {
-    const SpectrumTransform<Real> t(n, m, offset, batch, allow_split, stream);
+    const FieldTransform<Real> t(n, m, offset, batch, allow_split, stream);
     const Host<Real> in = pupils<Real>(t.rows(), n, m, offset, batch, seed);
     const std::size_t plane = static_cast<std::size_t>(batch) * m * m;
     DeviceBuffer<Complex> pupil(in.size());

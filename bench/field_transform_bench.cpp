@@ -1,8 +1,8 @@
-// The pupil's M x M transform as the CUDA backend takes it (cuda/src/spectrum_transform.hpp),
+// The pupil's M x M transform as the CUDA backend takes it (cuda/src/field_transform.hpp),
 // side by side in one process: cuFFT's 2D plan over the zero-padded fields, against the two
-// passes that skip the zero rows, writing the spectrum or |X|^2 alone. Device time per call
-// (CUDA events, median of 7 runs of 20 calls) and per frame.
-//   psfsim_spectrum_transform_bench [N [B [double]]]     (default 128 4096, float)
+// passes that skip the zero rows, writing the focal-plane field or |X|^2 alone. Device time
+// per call (CUDA events, median of 7 runs of 20 calls) and per frame.
+//   psfsim_field_transform_bench [N [B [double]]]     (default 128 4096, float)
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "device_memory.hpp"
-#include "spectrum_transform.hpp"
+#include "field_transform.hpp"
 
 namespace {
 
 using psfsim::cuda::DeviceBuffer;
 using psfsim::cuda::DeviceComplex;
-using psfsim::cuda::SpectrumTransform;
+using psfsim::cuda::FieldTransform;
 
 template <typename Work>
 float median_ms(Work&& work, cudaStream_t stream) {
@@ -51,16 +51,16 @@ void bench(int n, int batch) {
   cudaStream_t stream{};
   PSFSIM_CUDA_CHECK(cudaStreamCreate(&stream));
   {
-    const SpectrumTransform<Real> whole(n, m, offset, batch, false, stream);
-    const SpectrumTransform<Real> split(n, m, offset, batch, true, stream);
+    const FieldTransform<Real> whole(n, m, offset, batch, false, stream);
+    const FieldTransform<Real> split(n, m, offset, batch, true, stream);
     const std::size_t plane = static_cast<std::size_t>(batch) * m * m;
     DeviceBuffer<Complex> pupil(plane);  // holds either layout
-    DeviceBuffer<Complex> spectrum(plane);
+    DeviceBuffer<Complex> fields(plane);
     PSFSIM_CUDA_CHECK(cudaMemset(pupil.data(), 0, pupil.bytes()));
-    const float a = median_ms([&] { whole.forward(pupil.data(), spectrum.data()); }, stream);
-    const float b = median_ms([&] { split.forward(pupil.data(), spectrum.data()); }, stream);
+    const float a = median_ms([&] { whole.forward(pupil.data(), fields.data()); }, stream);
+    const float b = median_ms([&] { split.forward(pupil.data(), fields.data()); }, stream);
     const float c = median_ms(
-        [&] { split.forward_intensity(pupil.data(), reinterpret_cast<Real*>(spectrum.data())); },
+        [&] { split.forward_intensity(pupil.data(), reinterpret_cast<Real*>(fields.data())); },
         stream);
     const char* type = sizeof(Real) == 4 ? "float" : "double";
     std::printf("N=%d M=%d B=%d %s, ms a call (us a frame):\n", n, m, batch, type);
@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     else
       bench<float>(n, batch);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "psfsim_spectrum_transform_bench: %s\n", e.what());
+    std::fprintf(stderr, "psfsim_field_transform_bench: %s\n", e.what());
     return 3;
   }
   return 0;

@@ -1,4 +1,4 @@
-#include "spectrum_transform.hpp"
+#include "field_transform.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -18,8 +18,8 @@ PupilRows PupilRows::choose(int samples, int padded, int offset, bool allow_spli
 }
 
 template <typename Real>
-SpectrumTransform<Real>::SpectrumTransform(int samples, int padded, int offset, long long batch,
-                                           bool allow_split, cudaStream_t stream)
+FieldTransform<Real>::FieldTransform(int samples, int padded, int offset, long long batch,
+                                     bool allow_split, cudaStream_t stream)
     : pass_{samples, padded, offset, static_cast<int>(batch)},
       stream_(stream),
       rows_(PupilRows::choose(samples, padded, offset, allow_split)) {
@@ -29,7 +29,7 @@ SpectrumTransform<Real>::SpectrumTransform(int samples, int padded, int offset, 
   }
   plan_ = std::make_unique<FftPlan>(FftShape{padded, batch * samples, 1}, precision_of<Real>,
                                     stream);
-  row_spectra_ = DeviceBuffer<Complex>(static_cast<std::size_t>(batch) * pupil_elements());
+  row_transforms_ = DeviceBuffer<Complex>(static_cast<std::size_t>(batch) * pupil_elements());
   // exp(-2 pi i j / M), in double, rounded once to Real.
   std::vector<Complex> twiddles(static_cast<std::size_t>(padded));
   for (int j = 0; j < padded; ++j) {
@@ -45,35 +45,35 @@ SpectrumTransform<Real>::SpectrumTransform(int samples, int padded, int offset, 
 
 template <typename Real>
 template <typename Out>
-void SpectrumTransform<Real>::two_passes(const Complex* pupil, Out* out) const {
-  plan_->forward(pupil, row_spectra_.data());
-  launch_column_pass<Real>(row_spectra_.data(), twiddles_.data(), pass_, out, stream_);
+void FieldTransform<Real>::two_passes(const Complex* pupil, Out* out) const {
+  plan_->forward(pupil, row_transforms_.data());
+  launch_column_pass<Real>(row_transforms_.data(), twiddles_.data(), pass_, out, stream_);
 }
 
 template <typename Real>
-void SpectrumTransform<Real>::forward(const Complex* pupil, Complex* spectrum) const {
+void FieldTransform<Real>::forward(const Complex* pupil, Complex* fields) const {
   if (rows_.split)
-    two_passes(pupil, spectrum);
+    two_passes(pupil, fields);
   else
-    plan_->forward(pupil, spectrum);
+    plan_->forward(pupil, fields);
 }
 
 template <typename Real>
-void SpectrumTransform<Real>::forward_intensity(const Complex* pupil, Real* intensity) const {
-  if (!rows_.split) throw std::logic_error("spectrum transform: intensity from a 2D plan");
+void FieldTransform<Real>::forward_intensity(const Complex* pupil, Real* intensity) const {
+  if (!rows_.split) throw std::logic_error("field transform: intensity from a 2D plan");
   two_passes(pupil, intensity);
 }
 
 template <typename Real>
-std::size_t SpectrumTransform<Real>::scratch_bytes(const PupilRows& rows, int samples,
-                                                   int padded, long long batch) {
+std::size_t FieldTransform<Real>::scratch_bytes(const PupilRows& rows, int samples,
+                                                int padded, long long batch) {
   if (!rows.split) return FftPlan::work_bytes({padded, batch}, precision_of<Real>);
   return FftPlan::work_bytes({padded, batch * samples, 1}, precision_of<Real>) +
          static_cast<std::size_t>(batch) * samples * padded * sizeof(Complex) +
          static_cast<std::size_t>(padded) * sizeof(Complex);
 }
 
-template class SpectrumTransform<float>;
-template class SpectrumTransform<double>;
+template class FieldTransform<float>;
+template class FieldTransform<double>;
 
 }  // namespace psfsim::cuda

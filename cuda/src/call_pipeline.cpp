@@ -1,0 +1,136 @@
+#include "call_pipeline.hpp"
+
+#include <string>
+
+#include "cuda_check.hpp"
+#include "device_info.hpp"
+#include "psfsim/errors.hpp"
+
+namespace psfsim::cuda {
+namespace {
+
+// Both backends answer to this name (Backend::name) in the queue's messages.
+constexpr const char* backend_name = "cuda";
+
+}  // namespace
+
+template <typename Real>
+CallPipeline<Real>::CallPipeline(const PsfPlan& plan, bool inline_tables)
+    : device_(plan.device),
+      max_batch_(plan.max_batch),
+      stores_frames_(plan.metrics.store_frames),
+      has_metrics_(!plan.metrics.empty()),
+      allows_inline_tables_(inline_tables) {}
+
+template <typename Real>
+void CallPipeline<Real>::allocate_outputs(std::size_t frame_values, std::size_t metric_values) {
+  for (int slot = 0; slot < call_slots && frame_values > 0; ++slot) {
+    at(host_frames_, slot) = PinnedBuffer<Real>(frame_values);
+    at(frames_view_, slot) = device_view(at(host_frames_, slot));
+  }
+  for (int slot = 0; slot < call_slots && metric_values > 0; ++slot) {
+    at(host_metrics_, slot) = PinnedBuffer<double>(metric_values);
+    at(metrics_view_, slot) = device_view(at(host_metrics_, slot));
+  }
+}
+
+template <typename Real>
+void CallPipeline<Real>::submit(std::span<const PhasePolynomial> frames, CallSteps& steps) {
+  const auto start = CallQueue::Clock::now();
+  const int count = static_cast<int>(frames.size());
+  if (count < 1 || count > max_batch_)
+    throw InputError("cuda backend: " + std::to_string(count) +
+                     " frames given, the plan holds 1 to " + std::to_string(max_batch_));
+  select_device(device_);
+
+  const int slot = calls_.next_slot(backend_name);
+  const GraphKey key = stage_phase_tables(frames, slot, steps);
+  maps_.set_frames(frames, slot);
+  const cudaStream_t last = steps.launch(key);
+  calls_.push(frames.size(), start, last);
+}
+
+template <typename Real>
+FrameBlock CallPipeline<Real>::finish(const CallSteps& steps) {
+  select_device(device_);
+  double added = 0.0;
+  const CallQueue::Call call = calls_.pop(backend_name, added);
+  FrameBlock block;
+  block.data = stores_frames_ ? host_frames(call.slot) : nullptr;
+  block.metrics = has_metrics_ ? at(host_metrics_, call.slot).data() : nullptr;
+  block.frames = call.frames;
+  block.times = steps.times(call.slot, static_cast<int>(call.frames));
+  block.times.total = added;
+  return block;
+}
+
+template <typename Real>
+void CallPipeline<Real>::stop() noexcept {
+  if (cudaSetDevice(device_) == cudaSuccess) {
+    cudaStreamSynchronize(stream_.get());
+    cudaStreamSynchronize(copy_stream_.get());
+  }
+  cudaGetLastError();
+  graphs_.clear();
+}
+
+template <typename Real>
+PhaseTables CallPipeline<Real>::phase_tables(const GraphKey& key) const noexcept {
+  const double* where = key.tables == TableSource::host_memory   ? at(staged_tables_view_, key.slot)
+                        : key.tables == TableSource::device_copy ? tables_.data()
+                                                                 : nullptr;
+  return key.phase_tables(where);
+}
+
+template <typename Real>
+void CallPipeline<Real>::issue_table_copy(const GraphKey& key) const {
+  if (key.tables != TableSource::device_copy) return;
+  PSFSIM_CUDA_CHECK(cudaMemcpyAsync(tables_.data(), at(staged_tables_, key.slot).data(),
+                                    static_cast<std::size_t>(key.frames) *
+                                        key.phase_tables(nullptr).doubles_per_frame() *
+                                        sizeof(double),
+                                    cudaMemcpyHostToDevice, stream_.get()));
+}
+
+template <typename Real>
+void CallPipeline<Real>::issue_frame_copy(int slot, std::size_t offset, const Real* device_frames,
+                                          std::size_t bytes, cudaStream_t stream) const {
+  PSFSIM_CUDA_CHECK(cudaMemcpyAsync(host_frames(slot) + offset, device_frames + offset, bytes,
+                                    cudaMemcpyDeviceToHost, stream));
+}
+
+// Lays the batch's tables out for the pupil kernel: in its launch parameters where the
+// backend takes them so and they fit, else in pinned staging memory, read from there when
+// that is little traffic over the bus, else copied to the device first.
+template <typename Real>
+GraphKey CallPipeline<Real>::stage_phase_tables(std::span<const PhasePolynomial> frames, int slot,
+                                                const CallSteps& steps) {
+  const BatchTableLayout layout = batch_table_layout(frames);
+  if (layout.degree > max_phase_degree)
+    throw InputError("cuda backend: phase polynomial of degree " + std::to_string(layout.degree) +
+                     " (at most " + std::to_string(max_phase_degree) + ")");
+  GraphKey key{layout.frames, layout.degree, layout.with_rho, TableSource::parameters, slot};
+  if (allows_inline_tables_ && layout.doubles() <= InlineTables::capacity) {
+    pack_phase_tables(frames, layout, inline_tables_.values);
+    return key;
+  }
+  PinnedBuffer<double>& staged = at(staged_tables_, slot);
+  if (layout.doubles() > staged.size()) {
+    // Sized for a full batch of this layout so that later calls do not grow it again.
+    const std::size_t capacity = max_batch_ * layout.doubles_per_frame();
+    PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // calls in flight read them
+    graphs_.clear();  // they read the buffers replaced here
+    staged = PinnedBuffer<double>(capacity);
+    at(staged_tables_view_, slot) = device_view(staged);
+    if (tables_.size() < capacity) tables_ = DeviceBuffer<double>(capacity);
+  }
+  pack_phase_tables(frames, layout, staged.data());
+  key.tables = steps.table_bus_reads(layout) <= host_table_read_limit ? TableSource::host_memory
+                                                                      : TableSource::device_copy;
+  return key;
+}
+
+template class CallPipeline<float>;
+template class CallPipeline<double>;
+
+}  // namespace psfsim::cuda

@@ -1,0 +1,44 @@
+#pragma once
+// What the cuFFT and cuBLAS backends are alike as a Backend: the plan, the device, and one
+// CallPipeline that runs every call. Each backend adds its CallSteps: what a call enqueues,
+// how it is launched and how it is timed.
+#include <span>
+#include <string>
+#include <utility>
+
+#include "call_pipeline.hpp"
+#include "psfsim/backend.hpp"
+
+namespace psfsim::cuda {
+
+template <typename Real>
+class PipelinedBackend : public Backend, protected CallSteps {
+ public:
+  [[nodiscard]] std::string name() const override { return "cuda"; }
+  [[nodiscard]] std::string device_name() const override { return device_name_; }
+  [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
+  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override {
+    submit(frames);
+    return finish();
+  }
+  // The phase tables are packed and the batch indices copied there.
+  [[nodiscard]] bool copies_frames_at_submit() const override { return true; }
+  void submit(std::span<const PhasePolynomial> frames) override { pipeline_.submit(frames, *this); }
+  [[nodiscard]] FrameBlock finish() override { return pipeline_.finish(*this); }
+
+ protected:
+  // `device_name`: from opening the plan's device, which must come before any CUDA object.
+  // `inline_tables`: see CallPipeline.
+  PipelinedBackend(const PsfPlan& plan, std::string device_name, bool inline_tables)
+      : plan_(plan), device_name_(std::move(device_name)), pipeline_(plan_, inline_tables) {}
+  // A backend's destructor calls pipeline_.stop() before its own buffers and plans go.
+  ~PipelinedBackend() override = default;
+
+  PsfPlan plan_;
+  std::string device_name_;
+  // Released after everything of the backend's own: its streams outlive every buffer, plan
+  // and handle made on them.
+  CallPipeline<Real> pipeline_;
+};
+
+}  // namespace psfsim::cuda
