@@ -248,8 +248,8 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 // --propagation auto's GPU rule against what bench/propagation-grid.sh measured on the H200
-// (docs/performance.md, 2026-12-01): the MFT was the faster at every N of 32-256 and K of
-// 16-128 (M = 2N), by 8% at the closest; a crop of the whole plane is the FFT's own output.
+// (bench/results/2026-12-01-queued-calls.md): the MFT was the faster at every N of 32-256 and
+// K of 16-128 (M = 2N); a crop of the whole plane is the FFT's own output.
 TEST(PropagationChoice, CudaTakesTheMftWhereTheH200MeasuredItFaster) {
   for (const int n : {32, 64, 128, 256})
     for (const int k : {16, 32, 64, 128})
@@ -261,9 +261,10 @@ TEST(PropagationChoice, CudaTakesTheMftWhereTheH200MeasuredItFaster) {
     EXPECT_EQ(faster_propagation("cuda", n, 2 * n, 2 * n), Propagation::fft) << "N=" << n;
 }
 
-// The CPU rule against the two machines it was calibrated on (docs/performance.md), B = 64,
-// float, M = 2N: the 2-core EPYC (AVX2) and the 2-core Emerald Rapids Xeon (AVX-512). Where
-// the two measured within 5% of each other the point is left out.
+// The CPU rule against the two machines it was calibrated on, B = 64, float, M = 2N: the
+// 2-core EPYC (AVX2) and the 2-core Emerald Rapids Xeon (AVX-512) (bench/results/
+// 2026-11-30-mft-and-auto.md and 2026-12-01-queued-calls.md). Where the two measured within
+// 5% of each other the point is left out.
 TEST(PropagationChoice, CpuTakesThePathEachVectorUnitMeasuredFaster) {
   struct Point {
     int n, k;

@@ -29,12 +29,11 @@
 namespace psfsim::cuda {
 namespace {
 
-// Figures quoted below were measured on the H200 of the GPU machine (CUDA 13.0).
-
 // Left free for what cuFFT, graphs and the context allocate beyond our own estimate.
 constexpr std::size_t device_memory_reserve = std::size_t{64} << 20;
 // Up to this many bytes read by all pupil blocks together, the kernel reads the phase
-// tables from pinned host memory rather than after a copy node (about 8 us).
+// tables from pinned host memory rather than after a copy node, whose fixed cost weighs on
+// small calls (bench/results/code-constants.md).
 constexpr std::size_t host_table_read_limit = std::size_t{1} << 20;
 
 template <typename Real>

@@ -81,17 +81,17 @@ Propagation faster_propagation(const std::string& backend, int samples, int padd
   if (backend == "cuda") {
     // cuFFT transforms the whole M x M plane (N columns, then M rows) bound by memory, while
     // cuBLAS runs the products near peak and each call's copy overlaps the next call: 16x
-    // the FFT's rate per operation (H200, bench/propagation-grid.sh, 2026-12-01: the MFT is
-    // the faster on all of N 32-256, K 16-128, by 8% at N = 64, K = 128, the closest).
+    // the FFT's rate per operation, so that auto takes the MFT wherever bench/propagation-grid.sh
+    // measured it faster on the H200 (bench/results/2026-12-01-queued-calls.md).
     return products / 16.0 < (n + m) * transform ? Propagation::mft : Propagation::fft;
   }
   // FFTW transforms N columns and only the K rows of the crop. OpenBLAS's complex products
   // run `rate` times as fast per operation, and two BLAS calls and the intensity cost each
   // MFT frame about what `per_frame` of its operations do (bench/propagation-grid.sh, B = 64,
-  // float, docs/performance.md). Debian's FFTW runs AVX at most, OpenBLAS AVX-512 where the
-  // CPU has it (psfsim/cpu/blas_kernels.hpp):
-  //   2-core EPYC, AVX2: 3x (180 against 60 GOP/s), 3e5 (5 us);
-  //   2-core Emerald Rapids Xeon, AVX-512: 6.5x, 1.5e5.
+  // float; bench/results/2026-11-30-mft-and-auto.md, 2026-12-01-queued-calls.md). Debian's
+  // FFTW runs AVX at most, OpenBLAS AVX-512 where the CPU has it (psfsim/cpu/blas_kernels.hpp):
+  //   AVX2, calibrated on a 2-core EPYC: 3x, 3e5;
+  //   AVX-512, calibrated on a 2-core Emerald Rapids Xeon: 6.5x, 1.5e5.
   const double rate = cpu.avx512 ? 6.5 : 3.0;
   const double per_frame = cpu.avx512 ? 1.5e5 : 3e5;
   return products / rate + per_frame < (n + k) * transform ? Propagation::mft

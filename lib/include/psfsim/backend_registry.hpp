@@ -20,7 +20,7 @@ struct BackendEntry {
   std::function<std::unique_ptr<Backend>(const PsfPlan&)> create;
   // Lines for `psfsim info` (devices, library versions).
   std::function<std::vector<std::string>()> describe;
-  // Optional: starts device `device`'s runtime (a GPU's driver and context, 0.2-0.4 s) so
+  // Optional: starts device `device`'s runtime (a GPU's driver and context, slow to start) so
   // that a later create() finds it ready; safe on any thread, failures left to create().
   std::function<void(int device)> prepare;
   // Optional: how many devices this process sees (0 when none or unknown).
@@ -36,7 +36,7 @@ class BackendRegistry {
   // Throws RuntimeFailure when the named backend is not compiled in or is unusable.
   [[nodiscard]] const BackendEntry& resolve(const std::string& name) const;
   // resolve() without asking a named backend whether it is usable, which can take as long as
-  // starting it (a CUDA driver: 0.1-0.2 s); "auto" still asks, to choose.
+  // starting it (a CUDA driver); "auto" still asks, to choose.
   [[nodiscard]] const BackendEntry& select(const std::string& name) const;
   // Throws RuntimeFailure ("--backend NAME: why") when `entry` cannot be used here.
   static void require_usable(const BackendEntry& entry);

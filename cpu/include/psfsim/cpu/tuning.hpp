@@ -1,8 +1,8 @@
 #pragma once
 // The CPU backend's tuning constants, all of them: the thread counts of one frame and the
-// FFTW planner's effort. Each comes from a measurement that a bench script repeats;
-// docs/performance.md ("First run and planner effort", "CPU threads") gives the commands,
-// the machines and the figures.
+// FFTW planner's effort. Each comes from a measurement that the bench script named beside it
+// repeats; bench/results/ has the machines and the figures
+// (2026-12-01-first-run-and-planner-effort.md, 2026-11-30-cpu-threads.md).
 #include <array>
 
 namespace psfsim::cpu::tuning {
