@@ -74,8 +74,9 @@ int main(int argc, char** argv) {
     return fail(ExitCode::runtime_failure, e.what());
   }
   // Every file is committed and closed: what exit() would still run is the libraries' own
-  // teardown (the CUDA context and the pinned memory's unmapping: 0.1-0.15 s after a GPU
-  // run), which no output depends on, so it is left to the kernel.
+  // teardown (the CUDA context and the pinned memory's unmapping, a visible share of a short
+  // GPU run: bench/results/2026-11-30-writer-vs-dd.md), which no output depends on, so it is
+  // left to the kernel.
   world.finalize();
   std::fflush(nullptr);
   std::_Exit(0);

@@ -2,8 +2,7 @@
 // The MPI job psfsim runs in when a launcher (mpirun, srun) started it: the ranks, the ranks
 // sharing this host, and the few collective steps `psfsim run` needs (docs/scaling.md).
 // Without MPI in the build, or without a launcher, it is a world of one rank and MPI is never
-// initialised: a singleton MPI_Init costs 0.35 s (Open MPI 4.1, 2-core machine), three times
-// a whole small run.
+// initialised: a singleton MPI_Init costs more than a whole small run (docs/scaling.md).
 #include <string>
 #include <vector>
 

@@ -86,7 +86,8 @@ void execute_run(RunSpec spec, const std::string& command_line,
   remove_other_rank_files(run->spec().output, 0);  // an earlier mpirun's, now replaced
   if (!quiet) print_summary(*run, log);  // --quiet: errors and warnings only (docs/cli.md)
   // The file is committed and main() ends the process next: a million frames' terms and the
-  // device's buffers are the kernel's to free, sparing 0.05 s of destructors (H200 machine).
+  // device's buffers are the kernel's to free, which spares the exit their destructors
+  // (bench/results/2026-12-01-metrics-end-to-end.md).
   (void)run.release();
 }
 

@@ -34,12 +34,13 @@ DEFAULT_SIZES = (64, 128, 256, 512, 1024, 2048)
 # child process without them (OpenBLAS reads them when it is loaded, so unsetting them in an
 # already running interpreter would be too late).
 NUMPY_ENV_DROP = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
-# Page faults are unusually slow on this VM (about 10-16 us per 4 KiB page, against well under
-# 1 us on bare metal), and NumPy's whole-array temporaries fault in fresh pages whenever glibc
-# returns freed memory to the system and maps it again. The "warm heap" settings keep freed
-# memory in the process (arrays up to 32 MiB, glibc's largest mmap threshold), so that NumPy
-# runs about as it would on an ordinary machine (the stricter comparison for psfsim); one extra
-# column keeps glibc's defaults, which is what a user of this VM sees.
+# Page faults are unusually slow on some VMs, the development machine's among them
+# (bench/results/2026-11-29-cpu-2-core.md), and NumPy's whole-array temporaries fault in fresh
+# pages whenever glibc returns freed memory to the system and maps it again. The "warm heap"
+# settings keep freed memory in the process (arrays up to 32 MiB, glibc's largest mmap
+# threshold), so that NumPy runs about as it would on an ordinary machine (the stricter
+# comparison for psfsim); one extra column keeps glibc's defaults, which is what a user of this
+# VM sees.
 WARM_HEAP_ENV = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(1 << 40),
                  "MALLOC_TOP_PAD_": str(64 << 20),
                  # larger arrays are still mapped afresh; transparent huge pages cut their faults

@@ -1,6 +1,6 @@
 // Could cuFFT skip the zero padding of the pupil? Times, on the device, the transform the
 // CUDA backend makes (M x M, B frames, out of place) against two pruned alternatives
-// (docs/performance.md, "Metrics end to end"):
+// (bench/results/2026-12-01-metrics-end-to-end.md):
 //   - four N x N transforms for M = 2N (the decimation of the output in both axes), the
 //     twiddles left out: only cuFFT's share is timed;
 //   - the N pupil rows alone (length M), then the M columns with the frames interleaved in

@@ -4,8 +4,9 @@
 #
 #   bench/propagation-grid.sh BUILD_DIR BACKEND [SIZES [CROPS [BATCH [REPEAT]]]]
 #   e.g. bench/propagation-grid.sh build cpu 32,64,128,256 16,32,64,128 64
-# REPEAT (default 7) timed calls per cell: on the GPU, where a call takes 0.1 ms, medians
-# of 7 spread by up to 20% between cells that run the same code; gpu-mft.sh asks for 50.
+# REPEAT (default 7) timed calls per cell: on the GPU, where a call is short, medians of 7
+# spread between cells that run the same code (bench/results/2026-12-01-queued-calls.md);
+# gpu-mft.sh asks for 50.
 set -euo pipefail
 build=$1
 backend=$2

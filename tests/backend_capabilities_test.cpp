@@ -40,7 +40,7 @@ const CpuVectorUnits avx2{true, false};
 const CpuVectorUnits avx512{true, true};
 
 // --propagation auto's GPU rule against what bench/propagation-grid.sh measured on the H200
-// (docs/performance.md): the MFT was the faster at every N of 32-256 and K of 16-128
+// (bench/results/2026-12-01-queued-calls.md): the MFT was the faster at every N of 32-256 and K of 16-128
 // (M = 2N), by 8% at the closest; a crop of the whole plane is the FFT's own output.
 TEST(PropagationChoice, CudaTakesTheMftWhereTheH200MeasuredItFaster) {
   for (const int n : {32, 64, 128, 256})
@@ -51,7 +51,7 @@ TEST(PropagationChoice, CudaTakesTheMftWhereTheH200MeasuredItFaster) {
   for (const int n : {128, 256, 512}) EXPECT_EQ(on_cuda(n, 2 * n, 2 * n), fft) << "N=" << n;
 }
 
-// The CPU rule against the two machines it was calibrated on (docs/performance.md), B = 64,
+// The CPU rule against the two machines it was calibrated on (bench/results/2026-11-30-mft-and-auto.md), B = 64,
 // float, M = 2N: the 2-core EPYC (AVX2) and the 2-core Emerald Rapids Xeon (AVX-512). Where
 // the two measured within 5% of each other the point is left out.
 TEST(PropagationChoice, CpuTakesThePathEachVectorUnitMeasuredFaster) {

@@ -47,11 +47,9 @@ unsigned planner_flags(FftEffort effort) {
 // without a num_threads clause, so their team is omp_get_max_threads() (all cores) whatever
 // the plan's thread count. Alternated with the pupil's team of T threads, that changed the
 // team size twice per frame, which libgomp pays by releasing its surplus pool threads and
-// starting them again: 0.3-1.1 ms more per PSF with --threads 2, 4 and 8 on the GPU host's
-// 16 cores, none with 16 (bench/cpu-threads.sh, 2026-11-30; M = 64: FFT 652 us with 2
-// threads, 17 us with 16, 8 us with 1; 14 us with 2 once the teams match). While one frame
-// is computed (and while its plans are measured), the calling thread's default team is
-// therefore the frame's thread count.
+// starting them again, more than a small frame's own work (bench/cpu-threads.sh;
+// bench/results/2026-11-30-cpu-threads.md). While one frame is computed (and while its plans
+// are measured), the calling thread's default team is therefore the frame's thread count.
 class OmpTeam {
  public:
   explicit OmpTeam(int threads) : saved_(omp_get_max_threads()) {
@@ -89,7 +87,7 @@ struct ColumnBuffers {
 // pupil builder re-zeroes the pupil columns outside the pupil rows. A measured plan does the
 // columns in place, as FFTW found fastest; an estimate copies blocks of columns out and back
 // (ColumnBuffers), since FFTW_ESTIMATE's own plan for strided columns runs them one by one
-// through the cache, many times slower (docs/performance.md, "First run and planner effort").
+// through the cache, many times slower (bench/results/2026-12-01-first-run-and-planner-effort.md).
 template <typename T>
 struct Workspace {
   FftwArray<std::complex<T>> field;
@@ -225,9 +223,8 @@ void FftwBackend<T>::make_plans() {
   }
   FftwApi<T>::plan_with_nthreads(threads_.frame_threads);
   if (!estimate) {
-    // bench/psfsim_fftw_pruned_layout compares the layouts; at M = 256 (float, one thread):
-    // columns in place then rows out of place 112 us, FFTW's full 2D 147 us, rows first then
-    // strided columns 144 us; strided columns out of place alone cost 310 us.
+    // Columns in place, then rows out of place: the fastest of the layouts that
+    // bench/psfsim_fftw_pruned_layout compares (bench/results/2026-11-29-cpu-2-core.md).
     std::complex<T>* pupil_columns = ws.field.data() + o;
     const fftw_iodim column_dim{m, m, m};
     const fftw_iodim column_loop{plan_.samples, 1, 1};

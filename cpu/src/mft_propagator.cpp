@@ -62,10 +62,9 @@ class BlasThreads {
 // Enough frames for every thread: one block of frames per thread at a time, single-threaded
 // BLAS, so that nothing is shared and nothing waits. Fewer: each frame's products split by
 // rows over the same OpenMP team, BLAS still on one thread. OpenBLAS's own pool is never
-// woken: its threads spin for about 0.1 s after each threaded call (THREAD_TIMEOUT), on the
-// cores the next OpenMP region (the next pupils) wants. On the GPU host's 16 cores that made
-// frames in parallel about 10x slower; on 2 cores one PSF at N = 64, K = 16 took 8 ms
-// against 14 us on one thread.
+// woken: its threads spin after each threaded call (THREAD_TIMEOUT), on the cores the next
+// OpenMP region (the next pupils) wants, which made frames in parallel and single PSFs many
+// times slower (bench/results/2026-11-30-mft-and-auto.md).
 bool frames_in_parallel(int count, int threads) { return threads > 1 && count >= threads; }
 
 // Below this many real operations a frame's products stay on one thread: a team's fork and
@@ -80,12 +79,10 @@ std::pair<int, int> share(int count, int t, int nt) {
 
 std::size_t area(int a, int b) { return static_cast<std::size_t>(a) * static_cast<std::size_t>(b); }
 
-// Frames per first product. One GEMM over a stack of small pupils saves per-call overhead
-// (N = 64, K = 32 float on 16 cores: 2.4 us a frame in blocks of 4, 3.2 us one by one), but
-// larger blocks lose the cache between the two products and the balance between threads
-// (blocks of 16: 1.3-1.5x slower from N = 64, K = 64 up). So a block's P A^T stays within
-// 64 KiB, which leaves every shape from N x K = 64 x 64 (float) up one frame per block.
-// bench/mft_vs_blas.cpp, float, B = 256, 2026-11-30.
+// Frames per first product. One GEMM over a stack of small pupils saves per-call overhead,
+// but larger blocks lose the cache between the two products and the balance between threads.
+// So a block's P A^T stays within 64 KiB, which leaves every shape from N x K = 64 x 64
+// (float) up one frame per block (bench/mft_vs_blas.cpp; bench/results/code-constants.md).
 int block_frames(int samples, int output, std::size_t complex_bytes) {
   constexpr std::size_t target_bytes = 64 * 1024;
   const std::size_t per_frame = area(samples, output) * complex_bytes;

@@ -1,7 +1,7 @@
 #pragma once
 // OpenBLAS, opened on the CPU MFT's first use rather than at every start: loaded with the
-// executable, its pool threads spin for their first 0.1 s on the cores a single FFT PSF
-// wants, and it reads OPENBLAS_CORETYPE (psfsim/cpu/blas_kernels.hpp) only as it loads.
+// executable, its pool threads spin for a while after the start on the cores a single FFT
+// PSF wants, and it reads OPENBLAS_CORETYPE (psfsim/cpu/blas_kernels.hpp) only as it loads.
 #include <cblas.h>  // its declarations, for the functions' types; nothing is linked
 
 namespace psfsim::cpu {

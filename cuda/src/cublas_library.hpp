@@ -1,7 +1,7 @@
 #pragma once
 // cuBLAS, opened on first use. Linked like cuFFT, its cuBLASLt would run its static
-// initialization in every psfsim process (0.1-0.2 s of start-up on the 2-core machine, most
-// of a small run's wall time), though only the MFT on the GPU multiplies matrices.
+// initialization in every psfsim process, most of a small run's wall time
+// (bench/results/code-constants.md), though only the MFT on the GPU multiplies matrices.
 #include <cublas_v2.h>
 
 namespace psfsim::cuda {

@@ -5,25 +5,24 @@
 namespace psfsim::cuda {
 namespace {
 
-// Figures quoted below were measured on the H200 of the GPU machine (CUDA 13.0).
-
 // Up to this much output per call, the intensity kernel writes the frames straight into
-// pinned host memory: a separate copy costs about 6 us more at 256 KiB. Larger outputs go
-// through the copy engine, which moves them slightly faster (55 against 52 GB/s) and can
-// overlap the computation of later pieces of a batch.
+// pinned host memory, sparing a separate copy's fixed cost. Larger outputs go through the
+// copy engine, which moves them slightly faster and can overlap the computation of later
+// pieces of a batch (bench/results/code-constants.md).
 constexpr std::size_t direct_write_limit = std::size_t{4} << 20;
 // Up to this many complex values per call, the graph is timed as a whole by one pair of
-// events around its launch. Event nodes between the stages add about 8 us to a single PSF
-// at N = 128, as much as the three stages take together, and 7% at N = 512.
+// events around its launch: event nodes between the stages would cost a small PSF about as
+// much as its three stages take together (bench/results/code-constants.md).
 constexpr std::size_t whole_graph_timing_limit = std::size_t{1024} * 1024;
 // Staged (--stage-timing, or a batch of fewer than 2 * pipeline_pieces frames), a batch whose
 // output goes through the copy engine gets its intensities in up to this many pieces, each
 // copied while the next is computed.
 constexpr int max_copy_pieces = 8;
 // Otherwise such a batch runs its whole pipeline (pupil, FFT, intensity) in this many
-// pieces, each piece's copy overlapping the next piece's computation: 198k against 183k
-// PSFs/s for 1024 full frames at N = 128 (bench/gpu-check.sh). Pieces add a kernel tail per
-// piece and stage, so --stage-timing, which reports the device-only stages, keeps one piece.
+// pieces, each piece's copy overlapping the next piece's computation, which is faster for
+// 1024 full frames at N = 128 (bench/gpu-check.sh; bench/results/2026-11-29-gpu-h200.md).
+// Pieces add a kernel tail per piece and stage, so --stage-timing, which reports the
+// device-only stages, keeps one piece.
 constexpr int pipeline_pieces = 4;
 
 // The text quotes the limits as they were chosen: the direct write in whole MiB, the whole

@@ -1,7 +1,7 @@
 #pragma once
 // The executable graphs of a backend's pipeline: one per batch shape, table source and output
-// slot, recorded on first use. At N = 128 (H200, CUDA 13.0) a graph launch brings the host
-// result about 8 us sooner than the same calls launched one by one.
+// slot, recorded on first use: a graph launch brings a small call's host result sooner than
+// the same calls launched one by one (bench/results/code-constants.md).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>

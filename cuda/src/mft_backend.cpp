@@ -34,8 +34,8 @@ constexpr std::size_t device_memory_reserve = 64 * mib;
 // Up to this much output per call the last kernel writes the frames straight into pinned
 // host memory, which serves one small call best. A larger output goes through the copy
 // engine after the call's graph, on a stream of its own, so that it overlaps the next
-// call's computation (the run queues one call ahead). H200, N = 64, K = 32, B = 1024 (4 MiB):
-// 5.8M PSFs/s written directly, 8.3-8.8M copied after the graph.
+// call's computation (the run queues one call ahead), which is faster for calls of a few
+// MiB (bench/results/2026-12-01-queued-calls.md).
 constexpr std::size_t direct_write_limit = mib / 4;
 // The pupils, products and fields of one piece stay under this, so that device memory is
 // bounded for any batch and number of channels.

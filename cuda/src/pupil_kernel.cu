@@ -297,8 +297,9 @@ PupilTiling PupilTiling::for_batch(int samples, int frames) {
 PupilTiling PupilTiling::for_channels(int samples, int frames) {
   PupilTiling t = for_batch(samples, frames);
   // for_batch gives a large batch one block per frame, so the MFT's pieces of about a
-  // thousand frames launched a wave and a part, the part costing up to half the kernel
-  // (Nsight Compute, N = 128 on the H200). At most two rows per warp make many short blocks.
+  // thousand frames launched a wave and a part, the part's tail a large share of the kernel
+  // (Nsight Compute; bench/results/code-constants.md). At most two rows per warp make many
+  // short blocks.
   const int most_rows = 2 * warps_per_block;
   if (t.rows_per_block > most_rows) {
     t.rows_per_block = most_rows;

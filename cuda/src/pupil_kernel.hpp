@@ -58,7 +58,8 @@ struct PhaseTables {
 };
 
 // A small batch's tables carried in the launch parameters themselves: no copy node before
-// the kernel (such a copy costs about 8 us on the H200, a third of a single PSF's budget).
+// the kernel, whose fixed cost is a large share of a single PSF's budget
+// (bench/results/code-constants.md).
 struct InlineTables {
   static constexpr int capacity = 256;  // doubles; the parameters stay under 4 KB
   double values[capacity];

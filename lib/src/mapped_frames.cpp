@@ -17,8 +17,8 @@
 namespace psfsim::h5 {
 namespace {
 
-// Four threads did best on the H200 host's tmpfs (bench/mapped_copy_bench.cpp, pages faulted
-// in as here): 3.6-3.7 GB/s, against 1.5 with one, 2.5-2.7 with two and 2.5-3.0 with eight.
+// Four threads did best on the H200 host's tmpfs, of 1, 2, 4 and 8 (bench/mapped_copy_bench.cpp,
+// pages faulted in as here; bench/results/2026-11-30-writer-vs-dd.md).
 // Below 16 MiB a write is done before more threads would have started.
 constexpr std::size_t copy_threads = 4;
 constexpr std::size_t parallel_bytes = std::size_t{16} << 20;

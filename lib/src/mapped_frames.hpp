@@ -5,8 +5,8 @@
 // one writer, and on tmpfs each page is allocated inside that lock (dd's rate). /psf's chunks
 // are allocated when the dataset is created, so their places in the file are known; once the
 // SpaceReservation has allocated a range, threads copy into a shared mapping of it with no
-// lock between them (H200 host, 16 cores, tmpfs, bench/mapped_copy_bench.cpp: 3.6-3.7 GB/s
-// with 4 threads against dd's 1.4-1.7 GB/s in the same call). HDF5 never reads or writes
+// lock between them, faster than dd into the same folder (bench/mapped_copy_bench.cpp;
+// bench/results/2026-11-30-writer-vs-dd.md). HDF5 never reads or writes
 // those bytes: it keeps only the chunks' addresses, which it wrote when it allocated them.
 #include <hdf5.h>
 

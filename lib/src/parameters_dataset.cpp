@@ -92,9 +92,9 @@ ParameterDatasets::ParameterDatasets(hid_t root, const RunSpec& spec)
     for_each_term(drawn->any_frame(), [&](std::size_t, const Key& k, double w) {
       if (!drawn_keys.contains(k)) fixed_row_[column(k)] += w;
     });
-    // An MPI rank's block starts deep in the stream: the skip to it (24M values, 0.1 s, for
-    // the second of two ranks of 4e6 frames) is taken here, while the backend starts, rather
-    // than in the first write, which the run waits for.
+    // An MPI rank's block starts deep in the stream: the skip to it (the draws of every frame
+    // before the block; bench/results/code-constants.md) is taken here, while the backend
+    // starts, rather than in the first write, which the run waits for.
     frames_.prepare(0, 0);
   }
 }

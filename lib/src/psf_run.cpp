@@ -29,9 +29,9 @@ int frames_per_call(const RunSpec& spec, const Geometry& g, ComputeSite site) {
   const std::size_t computed = static_cast<std::size_t>(g.computed_frame());
   const std::size_t frame_bytes = computed * computed * real * g.spectrum.size();
   // A device keeping metrics alone sends no frame over the bus: calls 64 times larger (4096
-  // frames of 256 x 256 instead of 64) keep it busy between the host's steps (H200,
-  // N = 128: 690k PSFs/s on the device at 1024 frames a call, 982k at 4096). The host
-  // gains nothing from them and would hold the larger frames in memory.
+  // frames of 256 x 256 instead of 64) keep it busy between the host's steps
+  // (bench/results/code-constants.md). The host gains nothing from them and would hold the
+  // larger frames in memory.
   const bool larger = !spec.metrics.stores_frames() && site == ComputeSite::device;
   const std::size_t call_bytes =
       larger ? std::max<std::size_t>(1, frame_bytes / 64) : frame_bytes;
@@ -52,9 +52,9 @@ PhaseTerms PsfRun::in_waves(PhaseTerms terms) const {
 }
 
 int default_chunk_frames(std::size_t batch, std::size_t frame_bytes) {
-  // Each call's output is pinned three times over on a GPU (its call slots), which costs
-  // the process's start and end 0.1 s at 64 MiB a call (H200 host); a run storing frames
-  // is bound by its writes long before 16 MiB calls would hold a device back.
+  // Each call's output is pinned three times over on a GPU (its call slots), which the
+  // process pays at its start and end (bench/results/2026-11-30-writer-vs-dd.md); a run
+  // storing frames is bound by its writes long before 16 MiB calls would hold a device back.
   constexpr std::size_t target_bytes = std::size_t{16} << 20;
   constexpr std::size_t max_frames = 4096;
   const std::size_t by_memory = std::max<std::size_t>(1, target_bytes / frame_bytes);
@@ -117,8 +117,7 @@ void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count)
   };
   // A device leaves the host's cores free, and at a million PSFs/s one core cannot compile
   // the phases fast enough; a host backend's own threads have those cores. More than
-  // max_compile_threads only contend (H200 host, 32 cores, 5e6 random frames, --store
-  // metrics: 1.32M PSFs/s with 4 to 8 threads, 1.31M with 16, 1.09M with 32).
+  // max_compile_threads only contend (the 32-core GPU host: docs/scaling.md).
   // --threads (an MPI rank's share of its host) caps the threads here too.
   constexpr int max_compile_threads = 8;
   const int threads = spec_.threads > 0 ? std::min(spec_.threads, max_compile_threads)

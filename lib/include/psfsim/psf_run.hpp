@@ -31,9 +31,9 @@ class PsfRun {
 
   // Validates `spec` (InputError) and selects its backend in `backends`, then checks that the
   // backend is usable and creates it with the run's plan on a thread of its own: a GPU's
-  // start-up (driver and context, 0.2-0.4 s) overlaps the sink's opening (and its space
-  // reservation) and the first chunk's phases. A failure there (RuntimeFailure when
-  // unusable) is thrown by the first call that needs the backend.
+  // start-up (driver and context, bench/results/2026-12-01-two-pass-transform.md) overlaps
+  // the sink's opening (and its space reservation) and the first chunk's phases. A failure
+  // there (RuntimeFailure when unusable) is thrown by the first call that needs the backend.
   PsfRun(RunSpec spec, const BackendRegistry& backends);
   PsfRun(const PsfRun&) = delete;
   PsfRun& operator=(const PsfRun&) = delete;

@@ -1,8 +1,8 @@
 #pragma once
 // Which kernels OpenBLAS runs the CPU MFT's products with. It picks them for the CPU when it
 // loads, and Debian 12's OpenBLAS (0.3.21) does not know CPUs newer than itself: on an
-// Emerald Rapids Xeon it takes its generic Prescott kernels, which ran N = 128, K = 64 at
-// 275 us a frame against 65 us with its SkylakeX kernels (2-core VM, float). So psfsim names
+// Emerald Rapids Xeon it takes its generic Prescott kernels, several times slower there than
+// its SkylakeX kernels (bench/results/2026-12-01-queued-calls.md). So psfsim names
 // the kernels for the CPU's vector units itself, unless the user has (OPENBLAS_CORETYPE); for
 // gemm they are the ones OpenBLAS would pick on any x86-64 CPU it knows.
 #include <string>

@@ -1,8 +1,8 @@
 #pragma once
 // How the CPU backend spreads one compute() over threads: a pure function of the sizes, the
 // requested thread count and the cores, unit-tested apart from FFTW. Its constants are in
-// tuning.hpp; the measurements behind them in docs/performance.md ("CPU threads", "First
-// run and planner effort"); bench/cpu-threads.sh reproduces them.
+// tuning.hpp; the measurements behind them in bench/results/ (2026-11-30-cpu-threads.md,
+// 2026-12-01-first-run-and-planner-effort.md); bench/cpu-threads.sh reproduces them.
 
 namespace psfsim::cpu {
 

@@ -1,9 +1,9 @@
 #pragma once
 // The CPU backend's tuning constants, all of them: the thread counts of one frame, the
 // FFTW planner's effort and the propagation cost model of --propagation auto. Each comes
-// from a measurement that a bench script repeats; docs/performance.md ("First run and
-// planner effort", "CPU threads", the CPU's MFT) gives the commands, the machines and the
-// figures.
+// from a measurement that the bench script named beside it repeats; bench/results/ has the
+// machines and the figures (2026-12-01-first-run-and-planner-effort.md,
+// 2026-11-30-cpu-threads.md, 2026-11-30-mft-and-auto.md).
 #include <array>
 
 namespace psfsim::cpu::tuning {

@@ -2,7 +2,7 @@
 // The CUDA backend's registry-level tuning constants: its propagation cost model and its
 // start-up. Plain C++, no CUDA header, so that every build (and its tests) can read them.
 // Each comes from a measurement that a bench command repeats on the GPU machine;
-// docs/performance.md gives the machines and the figures.
+// bench/results/ has the machines and the figures (2026-12-01-queued-calls.md).
 
 namespace psfsim::cuda::tuning {
 
