@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "command_line.hpp"
-#include "option_checks.hpp"
+#include "cli/command_line.hpp"
+#include "cli/option_checks.hpp"
 #include "psfsim/config_text.hpp"
 #include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"

@@ -1,4 +1,4 @@
-// The config reader in process (apps/config_file.cpp): a config file means what the same
+// The config reader in process (apps/cli/config_file.cpp): a config file means what the same
 // options mean on the command line, compared by the effective configuration each gives
 // (the `config` attribute a run records), for every file in configs/ and for TOML 1.0's
 // own syntax; byte-order marks, decimal integers and 64-bit seeds.
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "command_line.hpp"
+#include "cli/command_line.hpp"
 #include "psfsim/config_text.hpp"
 #include "psfsim/number_text.hpp"
 #include "test_support.hpp"

@@ -6,7 +6,7 @@
 #include <limits>
 #include <sstream>
 
-#include "option_checks.hpp"
+#include "cli/option_checks.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"

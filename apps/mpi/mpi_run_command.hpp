@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "mpi_world.hpp"
-#include "run_options.hpp"
+#include "cli/run_options.hpp"
 
 namespace psfsim::app {
 

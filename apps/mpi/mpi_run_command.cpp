@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "progress_bar.hpp"
-#include "run_command.hpp"
+#include "commands/progress_bar.hpp"
+#include "commands/run_command.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/config_text.hpp"
 #include "psfsim/errors.hpp"

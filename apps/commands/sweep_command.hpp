@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "metrics_options.hpp"
-#include "pupil_options.hpp"
+#include "cli/metrics_options.hpp"
+#include "cli/pupil_options.hpp"
 
 namespace psfsim::app {
 

@@ -5,7 +5,7 @@
 
 #include "psfsim/output_path.hpp"
 #include "psfsim/run_spec.hpp"
-#include "run_options.hpp"
+#include "cli/run_options.hpp"
 
 namespace psfsim::app {
 

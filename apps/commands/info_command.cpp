@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "psfsim/builtin_backends.hpp"
-#include "mpi_world.hpp"
+#include "mpi/mpi_world.hpp"
 #include "psfsim/build_config.hpp"
 #include "psfsim/host_cores.hpp"
 

@@ -7,9 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "export_command.hpp"
+#include "commands/export_command.hpp"
 #include "run_options.hpp"
-#include "sweep_command.hpp"
+#include "commands/sweep_command.hpp"
 
 namespace psfsim::app {
 
