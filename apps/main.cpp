@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
+#include "commands/export_command.hpp"
 #include "commands/info_command.hpp"
 #include "commands/run_command.hpp"
+#include "commands/sweep_command.hpp"
 #include "mpi/mpi_run_command.hpp"
 #include "mpi/mpi_world.hpp"
 #include "psfsim/config_text.hpp"

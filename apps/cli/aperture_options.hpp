@@ -1,11 +1,9 @@
 #pragma once
 // The aperture options of `psfsim run` (docs/spec.md §7): spiders, segmented hexagons and pupil
-// maps
-// from files. Each long name is also its key in the config file's [run] table.
-#include <CLI/CLI.hpp>
-
+// maps from files. Each long name is also its key in the config file's [run] table.
 #include <string>
 
+#include "option_setup.hpp"
 #include "psfsim/run_spec.hpp"
 
 namespace psfsim::app {
@@ -19,7 +17,7 @@ struct ApertureOptions {
   std::string opd_units = "waves";
 };
 
-void add_aperture_options(CLI::App& run, ApertureOptions& options);
+void bind_options(ApertureOptions& options, OptionBindings& bindings);
 // Fills spec.aperture, after spec.frames: a stack of one map per frame makes the batch, so it
 // refuses --vary, --random and --frames beside one. Throws InputError naming the option.
 void apply(const ApertureOptions& options, RunSpec& spec);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config_file.hpp"
+#include "option_setup.hpp"
 #include "psfsim/build_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
@@ -65,10 +66,10 @@ std::unique_ptr<CommandLine> make_command_line() {
                                         PSFSIM_GIT_COMMIT + ")");
   // Config on the main app plus fallthrough() on the subcommands: `psfsim run -c f.toml`
   // then reads the [run] table (a config option on a subcommand is ignored by CLI11 2.1).
+  const OptionInfo& config_option = option(Option::config);
   const CLI::Option* config =
-      app.set_config("-c,--config", "",
-                     "TOML config file; its [run] and [sweep] tables hold those commands' options")
-          ->type_name("FILE");
+      app.set_config(cli_names(config_option), "", std::string(config_option.help))
+          ->type_name(std::string(config_option.value_name));
   auto reader = std::make_shared<ConfigFile>(app);
   cli->config_file = reader.get();
   app.config_formatter(reader);
@@ -162,8 +163,8 @@ std::string parse_error_message(CommandLine& cli, const CLI::ParseError& error, 
     std::error_code ec;
     const auto status = std::filesystem::status(file, ec);
     if (status.type() == std::filesystem::file_type::directory)
-      return "--config " + file + ": a folder, not a config file";
-    return "--config " + file + ": no such file";
+      return flag(Option::config) + " " + file + ": a folder, not a config file";
+    return flag(Option::config) + " " + file + ": no such file";
   }
   if (dynamic_cast<const CLI::RequiredError*>(&error) != nullptr) {
     if (parsed.empty()) {
@@ -232,7 +233,7 @@ void refuse_special_config_files(int argc, const char* const* argv) {
     struct stat st {};
     if (file.empty() || ::stat(file.c_str(), &st) != 0) continue;
     if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-      throw CLI::ConfigError("--config " + file + ": is " +
+      throw CLI::ConfigError(flag(Option::config) + " " + file + ": is " +
                              (S_ISFIFO(st.st_mode)   ? "a FIFO"
                               : S_ISSOCK(st.st_mode) ? "a socket"
                                                      : "a device") +

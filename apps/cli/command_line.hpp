@@ -7,9 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "commands/export_command.hpp"
+#include "export_options.hpp"
 #include "run_options.hpp"
-#include "commands/sweep_command.hpp"
+#include "sweep_options.hpp"
 
 namespace psfsim::app {
 

@@ -9,34 +9,34 @@
 #include <optional>
 #include <string_view>
 
-#include "option_checks.hpp"
+#include "option_setup.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/option_table.hpp"
 
 namespace psfsim::app {
 namespace {
 
-// Lists (wavelengths, metrics, radii, frequencies) and tuples (band, spiders, hex segments,
-// a --vary or --random specification): an array's items joined with "," are the text the
-// command line takes, so `spiders = [4, 0.01, 45]` is `spiders = "4,0.01,45"`.
-constexpr std::array<std::string_view, 9> comma_list_keys{
-    "wavelengths", "band",   "metrics", "ee-radii", "mtf-frequencies",
-    "spiders",     "hex-segments", "vary", "random"};
-
 // The subcommands whose options a config file sets, each in its table.
-constexpr std::array<std::string_view, 2> config_tables{"run", "sweep"};
+struct ConfigTableName {
+  std::string_view name;
+  Command command;
+};
+constexpr std::array<ConfigTableName, 2> config_tables{{{"run", Command::run},
+                                                       {"sweep", Command::sweep}}};
 
 // A config is a few hundred bytes; a file this large was given by mistake (or is /dev/zero).
 constexpr std::size_t max_config_bytes = 1 << 20;
 
 // Options that exclude each other, in sides: a key of one side given on the command line
 // drops the file's keys of the other sides.
-using Side = std::vector<std::string_view>;
+using Side = std::vector<Option>;
 const std::vector<std::vector<Side>> exclusive_options{
-    {{"pad-factor"}, {"padded-size"}},
-    {{"vary"}, {"random"}, {"frames"}},
-    {{"wavelengths"}, {"band"}},
-    {{"pixel-scale"}, {"fnumber", "pixel-pitch"}},
-    {{"pad-factor", "padded-size"}, {"pixel-scale", "fnumber", "pixel-pitch"}},
+    {{Option::pad_factor}, {Option::padded_size}},
+    {{Option::vary}, {Option::random}, {Option::frames}},
+    {{Option::wavelengths}, {Option::band}},
+    {{Option::pixel_scale}, {Option::fnumber, Option::pixel_pitch}},
+    {{Option::pad_factor, Option::padded_size},
+     {Option::pixel_scale, Option::fnumber, Option::pixel_pitch}},
 };
 
 // The option a key sets, looked up as CLI11 does.
@@ -45,6 +45,22 @@ CLI::Option* option_of(CLI::App& table, const std::string& key) {
   if (key.size() == 1)
     if (CLI::Option* op = table.get_option_no_throw("-" + key)) return op;
   return table.get_option_no_throw(key);
+}
+
+// The TOML value a key takes (its items', for a list).
+enum class ValueKind { flag, integer, number, seed, text };
+
+ValueKind value_kind(Grammar grammar) {
+  switch (grammar) {
+    case Grammar::flag: return ValueKind::flag;
+    case Grammar::integer: return ValueKind::integer;
+    case Grammar::number: return ValueKind::number;
+    case Grammar::seed: return ValueKind::seed;
+    case Grammar::choice:
+    case Grammar::backend:
+    case Grammar::text: break;
+  }
+  return ValueKind::text;
 }
 
 // What a key takes, for the message that says it got something else.
@@ -243,23 +259,17 @@ std::string guarded_toml(std::string_view text, const Source& source) {
   return out;
 }
 
-// Runs the option's own checks on a value, as CLI11 will, so that the message names the line.
-void check_value(CLI::Option& op, const std::string& value, const Source& source,
-                 std::size_t line, const std::string& key) {
-  const std::vector<std::string> parts =
-      op.get_delimiter() != '\0' ? CLI::detail::split(value, op.get_delimiter())
-                                 : std::vector<std::string>{value};
-  for (const std::string& part : parts)
-    for (int i = 0;; ++i) {
-      const CLI::Validator* check = nullptr;
-      try {
-        check = op.get_validator(i);
-      } catch (const CLI::OptionNotFound&) {
-        break;
-      }
-      const std::string why = (*check)(part);
-      if (!why.empty()) source.fail(line, key + ": " + why);
-    }
+// Runs the option's checks on a value, as CLI11 will, so that the message names the line.
+void check(const OptionInfo& option, const std::string& value, const Source& source,
+           std::size_t line, const std::string& key) {
+  const std::vector<std::string> parts = option.arity == Arity::list
+                                             ? CLI::detail::split(value, ',')
+                                             : std::vector<std::string>{value};
+  const std::vector<std::string> choices = choices_of(option, build_backends());
+  for (std::string part : parts) {
+    const std::string why = check_value(option, part, choices);
+    if (!why.empty()) source.fail(line, key + ": " + why);
+  }
 }
 
 }  // namespace
@@ -278,22 +288,19 @@ std::set<std::string> long_option_names(int argc, const char* const* argv) {
 
 bool ConfigFile::overridden(const std::string& key) const {
   const auto given = [&](const Side& side) {
-    return std::any_of(side.begin(), side.end(), [&](std::string_view k) {
-      return command_line_keys_.count(std::string(k)) > 0;
+    return std::any_of(side.begin(), side.end(), [&](Option id) {
+      return command_line_keys_.count(std::string(psfsim::key(id))) > 0;
     });
   };
   for (const auto& sides : exclusive_options)
     for (const Side& mine : sides) {
-      if (std::find(mine.begin(), mine.end(), key) == mine.end() || given(mine)) continue;
+      const auto named = [&](Option id) { return psfsim::key(id) == key; };
+      if (std::none_of(mine.begin(), mine.end(), named) || given(mine)) continue;
       if (std::any_of(sides.begin(), sides.end(),
                       [&](const Side& other) { return &other != &mine && given(other); }))
         return true;
     }
   return false;
-}
-
-bool takes_comma_list(const std::string& key) {
-  return std::find(comma_list_keys.begin(), comma_list_keys.end(), key) != comma_list_keys.end();
 }
 
 std::string nearest_option(const CLI::App& app, const std::string& name) {
@@ -351,8 +358,12 @@ std::vector<CLI::ConfigItem> ConfigFile::from_config(std::istream& input) const 
       source.fail(table_line, "key '" + table_name + "' is outside a table: psfsim's keys go "
                               "in [run] or [sweep]");
     CLI::App* table = nullptr;
-    if (std::find(config_tables.begin(), config_tables.end(), table_name) != config_tables.end())
-      table = app_.get_subcommand(table_name);
+    Command command = Command::run;
+    for (const ConfigTableName& t : config_tables)
+      if (t.name == table_name) {
+        table = app_.get_subcommand(table_name);
+        command = t.command;
+      }
     if (table == nullptr)
       source.fail(table_line, "unknown table [" + table_name + "]: psfsim reads [run] and [sweep]");
 
@@ -361,16 +372,19 @@ std::vector<CLI::ConfigItem> ConfigFile::from_config(std::istream& input) const 
       const std::size_t line = key_name.source().begin.line;
       const std::string where = "key '" + key + "' in [" + table_name + "]";
       CLI::Option* op = option_of(*table, key);
-      if (op == nullptr || !op->get_configurable() || op->get_lnames().empty()) {
+      const OptionInfo* row =
+          op == nullptr || op->get_lnames().empty() ? nullptr
+                                                   : find_option(command, op->get_lnames().front());
+      if (row == nullptr || !op->get_configurable()) {
         const std::string near = nearest_option(*table, key);
         source.fail(line, "unknown key '" + key + "' in [" + table_name + "]" +
                               (near.empty() ? "" : "; did you mean '" + near + "'?"));
       }
       if (overridden(key)) continue;
 
-      const ValueKind kind = value_kind(*op);
-      const bool comma_list = takes_comma_list(key);
-      const bool repeatable = op->get_items_expected_max() > 1;
+      const ValueKind kind = value_kind(row->grammar);
+      const bool comma_list = row->arity == Arity::comma_text;
+      const bool repeatable = row->arity == Arity::repeated || row->arity == Arity::list;
       const auto convert = [&](const toml::node& item) {
         auto converted = text_of(item, kind, comma_list);
         if (!converted)
@@ -394,7 +408,7 @@ std::vector<CLI::ConfigItem> ConfigFile::from_config(std::istream& input) const 
       }
       // A value the command line replaces is not checked, as CLI11 never reads it.
       if (op->empty())
-        for (const std::string& v : entry.inputs) check_value(*op, v, source, line, where);
+        for (const std::string& v : entry.inputs) check(*row, v, source, line, where);
       items.push_back(std::move(entry));
     }
   }

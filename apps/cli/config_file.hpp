@@ -1,7 +1,8 @@
 #pragma once
 // How psfsim reads its config files: TOML 1.0 by toml++, turned into the items CLI11 gives
 // its options, so that a key means what its option means on the command line. Keys are the
-// long option names in the [run] and [sweep] tables. A key's TOML type must be the option's
+// long option names in the [run] and [sweep] tables; what each takes is the option table's
+// (psfsim/option_table.hpp). A key's TOML type must be the option's
 // (an integer for --samples, true or false for a flag, a string for text); an array is for
 // a repeatable option (zernike, sizes) or for one whose value is a comma-separated list or
 // tuple (wavelengths, ee-radii, spiders: its items joined with commas into the option's
@@ -39,10 +40,6 @@ class ConfigFile final : public CLI::ConfigTOML {
 
 // The long option names of `argv` (`--pad-factor 3` and `--pad-factor=3` give "pad-factor").
 [[nodiscard]] std::set<std::string> long_option_names(int argc, const char* const* argv);
-
-// True for the keys of single-value options whose value is a comma-separated list or tuple:
-// a config array for them is joined with commas.
-[[nodiscard]] bool takes_comma_list(const std::string& key);
 
 // The long name of `app`'s option nearest to `name` (a typo's likely intent), or "".
 [[nodiscard]] std::string nearest_option(const CLI::App& app, const std::string& name);

@@ -2,10 +2,9 @@
 // The metric options of `psfsim run` (docs/spec.md §7): which per-frame metrics, at which radii and
 // frequencies, and whether the file keeps frames, metrics or both. Each long name is also its
 // key in the config file's [run] table.
-#include <CLI/CLI.hpp>
-
 #include <string>
 
+#include "option_setup.hpp"
 #include "psfsim/run_spec.hpp"
 
 namespace psfsim::app {
@@ -18,7 +17,7 @@ struct MetricsOptions {
   std::string store;
 };
 
-void add_metrics_options(CLI::App& run, MetricsOptions& options);
+void bind_options(MetricsOptions& options, OptionBindings& bindings);
 // Fills spec.metrics; throws InputError naming the option.
 void apply(const MetricsOptions& options, RunSpec& spec);
 

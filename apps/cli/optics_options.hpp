@@ -1,11 +1,10 @@
 #pragma once
 // The physical options of `psfsim run` (docs/spec.md §6): units, spectrum, propagation, detector.
-#include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "option_setup.hpp"
 #include "psfsim/optics_spec.hpp"
 
 namespace psfsim::app {
@@ -29,7 +28,7 @@ struct OpticsOptions {
   std::optional<std::uint64_t> noise_seed;  // 0 when not given
 };
 
-void add_optics_options(CLI::App& run, OpticsOptions& options);
+void bind_options(OpticsOptions& options, OptionBindings& bindings);
 // Throws InputError naming the option whose value or unit is wrong.
 [[nodiscard]] OpticsSpec to_optics_spec(const OpticsOptions& options);
 

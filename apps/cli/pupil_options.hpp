@@ -1,11 +1,10 @@
 #pragma once
 // The options `run` and `sweep` share: the pupil (grid, terms, aperture, normalization) and
 // how the machine computes it (threads, device, FFT planning, stage timing).
-#include <CLI/CLI.hpp>
-
 #include <string>
 #include <vector>
 
+#include "option_setup.hpp"
 #include "psfsim/run_spec.hpp"
 
 namespace psfsim::app {
@@ -25,7 +24,7 @@ struct PupilOptions {
   bool stage_timing = false;
 };
 
-void add_pupil_options(CLI::App& command, PupilOptions& options);
+void bind_options(PupilOptions& options, OptionBindings& bindings);
 // How --zernike, --vary, --random and --frames index and normalize Zernikes.
 [[nodiscard]] ZernikeConvention zernike_convention(const PupilOptions& options);
 // The fixed phase terms as written, Zernikes under zernike_convention() (to_noll maps them);

@@ -1,77 +1,33 @@
 #include "run_options.hpp"
 
-#include "option_checks.hpp"
-#include "psfsim/builtin_backends.hpp"
+#include "option_setup.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
 
 namespace psfsim::app {
 
 void add_run_options(CLI::App& run, RunOptions& o) {
-  run.add_option("-o,--output", o.output, "HDF5 file to write (appears only when complete)")
-      ->type_name("FILE");
-  run.add_flag("--force", o.force, "Replace an existing output (a regular file only)");
-  const BackendRegistry& registry = builtin_backends();
-  std::vector<std::string> choices = registry.names();
-  std::string order;
-  for (const auto& n : choices) order += (order.empty() ? "" : ", then ") + n;
-  choices.push_back("auto");
-  run.add_option("--backend", o.backend,
-                 registry.summaries() + "; auto: the first usable of " + order)
-      ->check(one_of(choices))
-      ->capture_default_str();
-  run.add_option("--precision", o.precision, "Arithmetic and stored precision")
-      ->check(one_of({"single", "double"}))
-      ->capture_default_str();
-  run.add_option("--samples", o.samples, "N: pupil samples across the diameter")
-      ->transform(integer_in(2, max_samples))
-      ->type_name("N")
-      ->capture_default_str();
-  run.add_option("--pad-factor", o.pad_factor,
-                 "Q >= 1: padded size M = round(Q*N) (default 2); samples per lambda/D")
-      ->transform(finite_number())
-      ->type_name("Q");
-  run.add_option("--padded-size", o.padded_size, "M >= N: padded FFT size (instead of Q)")
-      ->transform(integer_in(2, max_padded_size))
-      ->type_name("M");
-  add_pupil_options(run, o.pupil);
-  add_aperture_options(run, o.aperture);
-  run.add_option("--vary", o.vary,
-                 "Batch: one term stepped linearly, e.g. Z4,-1,1,21 (defocus through focus) or "
-                 "S2_0,0,2,5")
-      ->type_name("TERM,START,STOP,COUNT");
-  run.add_option("--random", o.random,
-                 "Batch: Zernike terms JMIN..JMAX (numbered as --zernike-order says) drawn from a "
-                 "normal distribution with an expected RMS wavefront of RMS waves, reproducible "
-                 "from SEED, e.g. 4-15,0.05,1000,1")
-      ->type_name("JMIN-JMAX,RMS,COUNT,SEED");
-  run.add_option("--frames", o.frames,
-                 "Batch: CSV table, a header naming the terms (Z4,S2_1,...) and one row per frame")
-      ->type_name("FILE");
-  run.add_option("--crop", o.crop,
-                 "K: keep the central K x K of each frame (with a physical pixel scale: the "
-                 "detector's K x K pixels, default 128)")
-      ->transform(integer_in(1, max_padded_size))
-      ->type_name("K");
-  add_optics_options(run, o.optics);
-  add_metrics_options(run, o.metrics);
-  run.add_option("--repeat", o.repeat, "Compute R times, recording the timings of each")
-      ->transform(integer_in(1, max_repeat))
-      ->type_name("R")
-      ->capture_default_str();
-  run.add_option("--chunk-frames", o.chunk_frames,
-                 "Frames per compute call and per write (0: at most 16 MiB of output and 4096 frames)")
-      ->transform(integer_in(0, max_chunk_frames))
-      ->type_name("F")
-      ->capture_default_str();
-  run.add_option("--compression", o.compression,
-                 "/psf compression: none, deflate[:LEVEL] (shuffle + deflate, any HDF5 reads it; "
-                 "level 1-9, default 4), lz4 (Debian's hdf5-filter-plugin) or zstd[:LEVEL] (Blosc "
-                 "with zstd, level 1-9, default 5; Debian's hdf5-filter-plugin-blosc-serial); "
-                 "readers of lz4 and zstd files need the same plugin")
-      ->type_name("NAME[:LEVEL]")
-      ->capture_default_str();
-  run.add_flag("--quiet", o.quiet, "No progress bar and no table: errors and warnings only");
+  OptionBindings b;
+  b.bind(Option::output, o.output);
+  b.bind(Option::force, o.force);
+  b.bind(Option::backend, o.backend);
+  b.bind(Option::precision, o.precision);
+  b.bind(Option::samples, o.samples);
+  b.bind(Option::pad_factor, o.pad_factor);
+  b.bind(Option::padded_size, o.padded_size);
+  b.bind(Option::vary, o.vary);
+  b.bind(Option::random, o.random);
+  b.bind(Option::frames, o.frames);
+  b.bind(Option::crop, o.crop);
+  b.bind(Option::repeat, o.repeat);
+  b.bind(Option::chunk_frames, o.chunk_frames);
+  b.bind(Option::compression, o.compression);
+  b.bind(Option::quiet, o.quiet);
+  bind_options(o.pupil, b);
+  bind_options(o.aperture, b);
+  bind_options(o.optics, b);
+  bind_options(o.metrics, b);
+  add_options(run, Command::run, b);
 }
 
 RunSpec to_run_spec(const RunOptions& o) {

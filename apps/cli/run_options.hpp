@@ -1,6 +1,7 @@
 #pragma once
-// The options of `psfsim run` (docs/spec.md §2), registered on a CLI11 subcommand. Each option's
-// long name is also its key in the config file's [run] table.
+// The options of `psfsim run` (docs/spec.md §2), registered on a CLI11 subcommand as the option
+// table (psfsim/option_table.hpp) declares them. Each option's long name is also its key in
+// the config file's [run] table.
 #include <CLI/CLI.hpp>
 
 #include <optional>
@@ -15,7 +16,8 @@
 
 namespace psfsim::app {
 
-// Raw values as CLI11 fills them; to_run_spec() turns them into a validated RunSpec.
+// Raw values as CLI11 fills them; to_run_spec() turns them into a validated RunSpec. The
+// initial values are the defaults the table's help shows (tests/option_table_test.cpp).
 struct RunOptions {
   PupilOptions pupil;
   ApertureOptions aperture;

@@ -4,13 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <sstream>
 
-#include "cli/option_checks.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/option_table.hpp"
 #include "psfsim/output_path.hpp"
 #include "psfsim/psf_run.hpp"
 #include "psfsim/run_spec.hpp"
@@ -26,60 +25,18 @@ constexpr double not_a_stage = std::numeric_limits<double>::quiet_NaN();
 // Untimed calls before the measured ones: plan upload, caches, page faults, GPU clocks.
 constexpr int warmup_calls = 3;
 
-constexpr int max_batch = 1'000'000;
-
-std::string toml_array(const std::vector<int>& values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
-}
-
-std::string toml_array(const std::vector<std::string>& values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + toml_string(values[i]);
-  return out + "]";
-}
-
-// The effective [sweep] table, in the form `psfsim sweep -c` reads back.
-std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backends) {
-  std::ostringstream t;
-  t << "[sweep]\n";
-  t << "sizes = " << toml_array(o.sizes) << "\n";
-  t << "pad-factor = " << format_number(o.pad_factor) << "\n";
-  t << "backends = " << toml_array(backends) << "\n";
-  t << "precisions = " << toml_array(o.precisions) << "\n";
-  t << "batch = " << toml_array(o.batch) << "\n";
-  t << "repeat = " << o.repeat << "\n";
-  if (!o.crops.empty()) t << "crop = " << toml_array(o.crops) << "\n";
-  t << "propagation = " << toml_array(o.propagations) << "\n";
-  const PupilOptions& p = o.pupil;
-  t << "grid = " << toml_string(p.grid) << "\n";
-  if (!p.seidel.empty()) t << "seidel = " << toml_array(p.seidel) << "\n";
-  if (!p.zernike.empty()) t << "zernike = " << toml_array(p.zernike) << "\n";
-  const ZernikeConvention zernike = zernike_convention(p);
-  t << "zernike-order = " << toml_string(std::string(to_string(zernike.order))) << "\n";
-  t << "zernike-norm = " << toml_string(std::string(to_string(zernike.norm))) << "\n";
-  t << "obscuration = " << format_number(p.obscuration) << "\n";
-  t << "normalize = " << toml_string(p.normalize) << "\n";
-  t << "threads = " << p.threads << "\n";
-  const MetricsOptions& m = o.metrics;
-  if (!m.metrics.empty()) t << "metrics = " << toml_string(m.metrics) << "\n";
-  if (!m.ee_radii.empty()) t << "ee-radii = " << toml_string(m.ee_radii) << "\n";
-  if (!m.mtf_frequencies.empty())
-    t << "mtf-frequencies = " << toml_string(m.mtf_frequencies) << "\n";
-  if (!m.store.empty()) t << "store = " << toml_string(m.store) << "\n";
-  t << "device = " << p.device << "\n";
-  if (!p.wisdom.empty()) t << "wisdom = " << toml_string(p.wisdom) << "\n";
-  if (!p.fft_effort.empty()) t << "fft-effort = " << toml_string(p.fft_effort) << "\n";
-  if (p.stage_timing) t << "stage-timing = true\n";
-  t << "output = " << toml_string(o.output) << "\n";
-  return t.str();
-}
-
 double stage_median(const TimingLog& log, const std::string& name) {
   for (std::size_t s = 0; s < log.stages.size(); ++s)
     if (log.stages[s] == name) return median(log.seconds[s]);
   return not_a_stage;
+}
+
+// The table's bounds, checked again for what a config file's array gives.
+void check_bounds(Option id, int value) {
+  const OptionInfo& o = option(id);
+  if (value < o.lowest || value > o.highest)
+    throw InputError(flag(id) + " " + std::to_string(value) + ": must be between " +
+                     std::to_string(o.lowest) + " and " + std::to_string(o.highest));
 }
 
 void print_header() {
@@ -111,80 +68,17 @@ void print_row(const SweepRow& r) {
 
 }  // namespace
 
-void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
-  sweep.add_option("-o,--output", o.output, "HDF5 file for the /sweep table")->type_name("FILE");
-  sweep.add_flag("--force", o.force, "Replace an existing output (a regular file only)");
-  sweep.add_option("--sizes", o.sizes, "Pupil sizes N, comma-separated")
-      ->delimiter(',')
-      ->transform(integer_in(2, max_samples))
-      ->type_name("N,...")
-      ->capture_default_str();
-  sweep.add_option("--pad-factor", o.pad_factor, "Q >= 1: M = round(Q*N)")
-      ->transform(finite_number())
-      ->type_name("Q")
-      ->capture_default_str();
-  const BackendRegistry& registry = builtin_backends();
-  std::string names;
-  for (const auto& n : registry.names()) names += (names.empty() ? "" : ",") + n;
-  sweep.add_option("--backends", o.backends,
-                   "Backends to time (default: every one compiled in; unusable ones are "
-                   "reported and skipped). " + registry.summaries())
-      ->delimiter(',')
-      ->check(one_of(registry.names()))
-      ->type_name(names);
-  sweep.add_option("--precisions", o.precisions, "single and/or double, comma-separated")
-      ->delimiter(',')
-      ->check(one_of({"single", "double"}))
-      ->type_name("P,...")
-      ->capture_default_str();
-  sweep.add_option("--batch", o.batch, "Frames per compute, comma-separated")
-      ->delimiter(',')
-      ->transform(integer_in(1, max_batch))
-      ->type_name("B,...")
-      ->capture_default_str();
-  sweep.add_option("--repeat", o.repeat, "Timed computes per combination (after warm-up)")
-      ->transform(integer_in(1, max_repeat))
-      ->type_name("R")
-      ->capture_default_str();
-  sweep.add_option("--crop", o.crops,
-                   "Frame sizes K to keep, comma-separated (the K axis; fft rows need K <= M, "
-                   "default: the full M x M frame)")
-      ->delimiter(',')
-      ->transform(integer_in(1, max_padded_size))
-      ->type_name("K,...");
-  sweep.add_option("--propagation", o.propagations,
-                   "fft, mft and/or auto, comma-separated: each is timed (auto: what `run` "
-                   "picks; the row records the choice)")
-      ->delimiter(',')
-      ->check(one_of({"fft", "mft", "auto"}))
-      ->type_name("P,...")
-      ->capture_default_str();
-  add_pupil_options(sweep, o.pupil);
-  add_metrics_options(sweep, o.metrics);
-  sweep.add_flag("--quiet", o.quiet,
-                 "No table: print errors and warnings only (the table is in the file)");
-  sweep.footer("Without --seidel or --zernike the pupil has one wave of rho^2 cos(phi) (2,1,1); "
-               "each frame of a batch adds a different defocus. Options can also be set in the "
-               "[sweep] table of a config file (-c FILE).");
-}
-
 void execute_sweep(const SweepOptions& o, const std::string& command_line,
                    const std::vector<std::string>& config_files) {
   // Validate everything through the run rules before timing anything.
   if (o.sizes.empty() || o.batch.empty() || o.precisions.empty())
-    throw InputError("--sizes, --batch, --precisions: each needs at least one value");
-  if (o.repeat < 1 || o.repeat > max_repeat)
-    throw InputError("--repeat " + std::to_string(o.repeat) + ": must be between 1 and " +
-                     std::to_string(max_repeat));
-  for (int b : o.batch)
-    if (b < 1 || b > max_batch)
-      throw InputError("--batch " + std::to_string(b) + ": must be between 1 and " +
-                       std::to_string(max_batch));
-  for (int k : o.crops)
-    if (k < 1 || k > max_padded_size)
-      throw InputError("--crop " + std::to_string(k) + ": must be between 1 and " +
-                       std::to_string(max_padded_size));
-  if (o.propagations.empty()) throw InputError("--propagation: needs at least one value");
+    throw InputError(flag(Option::sizes) + ", " + flag(Option::batch) + ", " +
+                     flag(Option::precisions) + ": each needs at least one value");
+  check_bounds(Option::sweep_repeat, o.repeat);
+  for (int b : o.batch) check_bounds(Option::batch, b);
+  for (int k : o.crops) check_bounds(Option::sweep_crop, k);
+  if (o.propagations.empty())
+    throw InputError(flag(Option::sweep_propagation) + ": needs at least one value");
   PhaseTerms terms = to_noll(parse_terms(o.pupil), zernike_convention(o.pupil));
   if (terms.seidel.empty() && terms.zernike.empty()) terms.seidel.push_back({2, 1, 1.0});
   // One spec per (N, K, propagation); fft rows whose K exceeds M are left out.
@@ -192,10 +86,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line,
   const std::vector<std::optional<int>> crops =
       o.crops.empty() ? std::vector<std::optional<int>>{std::nullopt}
                       : std::vector<std::optional<int>>(o.crops.begin(), o.crops.end());
-  for (int n : o.sizes)
-    if (n < 2 || n > max_samples)
-      throw InputError("--sizes " + std::to_string(n) + ": must be between 2 and " +
-                       std::to_string(max_samples));
+  for (int n : o.sizes) check_bounds(Option::sizes, n);
   for (int n : o.sizes)
     for (const auto& crop : crops)
       for (const auto& propagation : o.propagations) {
@@ -214,8 +105,10 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line,
         (void)make_plan(s, 1);  // refuses an aperture without samples
         specs.push_back(s);
       }
-  if (specs.empty()) throw InputError("--crop: every K exceeds every padded size M");
-  check_output_path(o.output, o.force, "--output", run_inputs(specs.front(), config_files));
+  if (specs.empty())
+    throw InputError(flag(Option::sweep_crop) + ": every K exceeds every padded size M");
+  check_output_path(o.output, o.force, flag(Option::sweep_output),
+                    run_inputs(specs.front(), config_files));
 
   std::vector<std::string> backends = o.backends;
   if (backends.empty()) backends = builtin_backends().names();
@@ -230,7 +123,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line,
     else skipped.push_back(name + ": " + why);
   }
   if (usable.empty())
-    throw RuntimeFailure("sweep: no backend of --backends is usable here (" +
+    throw RuntimeFailure("sweep: no backend of " + flag(Option::backends) + " is usable here (" +
                          CLI::detail::join(skipped, "; ") + ")");
   // A backend the user named and cannot have is a warning; one of the default list a note,
   // which --quiet (errors and warnings only, docs/cli.md) leaves out.
