@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
-#include "psfsim/config_text.hpp"
 #include "psfsim/compression.hpp"
+#include "psfsim/effective_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
 #include "psfsim/metrics.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
-#include "psfsim/config_text.hpp"
+#include "psfsim/effective_config.hpp"
 #include "psfsim/number_text.hpp"
 #include "test_support.hpp"
 

@@ -11,7 +11,7 @@
 #include "commands/progress_bar.hpp"
 #include "commands/run_command.hpp"
 #include "psfsim/builtin_backends.hpp"
-#include "psfsim/config_text.hpp"
+#include "psfsim/effective_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/host_cores.hpp"
 #include "psfsim/output_path.hpp"

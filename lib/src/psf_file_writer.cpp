@@ -12,7 +12,7 @@
 #include "parameters_dataset.hpp"
 #include "psf_dataset.hpp"
 #include "space_reservation.hpp"
-#include "psfsim/config_text.hpp"
+#include "psfsim/effective_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/output_path.hpp"
 

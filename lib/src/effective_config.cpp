@@ -1,4 +1,4 @@
-#include "psfsim/config_text.hpp"
+#include "psfsim/effective_config.hpp"
 
 #include "psfsim/number_text.hpp"
 #include "psfsim/units.hpp"
