@@ -14,7 +14,7 @@
 #include "commands/sweep_command.hpp"
 #include "mpi/mpi_run_command.hpp"
 #include "mpi/mpi_world.hpp"
-#include "psfsim/effective_config.hpp"
+#include "psfsim/command_line_text.hpp"
 #include "psfsim/cpu/blas_kernels.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"

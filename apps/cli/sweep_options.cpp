@@ -1,9 +1,7 @@
 #include "sweep_options.hpp"
 
-#include <sstream>
-
 #include "option_setup.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/config_table.hpp"
 
 namespace psfsim::app {
 
@@ -28,55 +26,37 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
                "[sweep] table of a config file (-c FILE).");
 }
 
-namespace {
-
-std::string toml_array(const std::vector<int>& values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
-}
-
-std::string toml_array(const std::vector<std::string>& values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + toml_string(values[i]);
-  return out + "]";
-}
-
-}  // namespace
-
 std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backends) {
-  std::ostringstream t;
-  t << "[sweep]\n";
-  t << "sizes = " << toml_array(o.sizes) << "\n";
-  t << "pad-factor = " << format_number(o.pad_factor) << "\n";
-  t << "backends = " << toml_array(backends) << "\n";
-  t << "precisions = " << toml_array(o.precisions) << "\n";
-  t << "batch = " << toml_array(o.batch) << "\n";
-  t << "repeat = " << o.repeat << "\n";
-  if (!o.crops.empty()) t << "crop = " << toml_array(o.crops) << "\n";
-  t << "propagation = " << toml_array(o.propagations) << "\n";
+  ConfigTable t("sweep");
+  t.integers(Option::sizes, o.sizes);
+  t.number(Option::sweep_pad_factor, o.pad_factor);
+  t.texts(Option::backends, backends);
+  t.texts(Option::precisions, o.precisions);
+  t.integers(Option::batch, o.batch);
+  t.integer(Option::sweep_repeat, o.repeat);
+  if (!o.crops.empty()) t.integers(Option::sweep_crop, o.crops);
+  t.texts(Option::sweep_propagation, o.propagations);
   const PupilOptions& p = o.pupil;
-  t << "grid = " << toml_string(p.grid) << "\n";
-  if (!p.seidel.empty()) t << "seidel = " << toml_array(p.seidel) << "\n";
-  if (!p.zernike.empty()) t << "zernike = " << toml_array(p.zernike) << "\n";
+  t.text(Option::grid, p.grid);
+  if (!p.seidel.empty()) t.texts(Option::seidel, p.seidel);
+  if (!p.zernike.empty()) t.texts(Option::zernike, p.zernike);
   const ZernikeConvention zernike = zernike_convention(p);
-  t << "zernike-order = " << toml_string(std::string(to_string(zernike.order))) << "\n";
-  t << "zernike-norm = " << toml_string(std::string(to_string(zernike.norm))) << "\n";
-  t << "obscuration = " << format_number(p.obscuration) << "\n";
-  t << "normalize = " << toml_string(p.normalize) << "\n";
-  t << "threads = " << p.threads << "\n";
+  t.text(Option::zernike_order, to_string(zernike.order));
+  t.text(Option::zernike_norm, to_string(zernike.norm));
+  t.number(Option::obscuration, p.obscuration);
+  t.text(Option::normalize, p.normalize);
+  t.integer(Option::threads, p.threads);
   const MetricsOptions& m = o.metrics;
-  if (!m.metrics.empty()) t << "metrics = " << toml_string(m.metrics) << "\n";
-  if (!m.ee_radii.empty()) t << "ee-radii = " << toml_string(m.ee_radii) << "\n";
-  if (!m.mtf_frequencies.empty())
-    t << "mtf-frequencies = " << toml_string(m.mtf_frequencies) << "\n";
-  if (!m.store.empty()) t << "store = " << toml_string(m.store) << "\n";
-  t << "device = " << p.device << "\n";
-  if (!p.wisdom.empty()) t << "wisdom = " << toml_string(p.wisdom) << "\n";
-  if (!p.fft_effort.empty()) t << "fft-effort = " << toml_string(p.fft_effort) << "\n";
-  if (p.stage_timing) t << "stage-timing = true\n";
-  t << "output = " << toml_string(o.output) << "\n";
-  return t.str();
+  if (!m.metrics.empty()) t.text(Option::metrics, m.metrics);
+  if (!m.ee_radii.empty()) t.text(Option::ee_radii, m.ee_radii);
+  if (!m.mtf_frequencies.empty()) t.text(Option::mtf_frequencies, m.mtf_frequencies);
+  if (!m.store.empty()) t.text(Option::store, m.store);
+  t.integer(Option::device, p.device);
+  if (!p.wisdom.empty()) t.text(Option::wisdom, p.wisdom);
+  if (!p.fft_effort.empty()) t.text(Option::fft_effort, p.fft_effort);
+  if (p.stage_timing) t.boolean(Option::stage_timing, true);
+  t.text(Option::sweep_output, o.output);
+  return t.toml();
 }
 
 }  // namespace psfsim::app

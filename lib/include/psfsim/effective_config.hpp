@@ -1,5 +1,7 @@
 #pragma once
-// The effective configuration of a run as TOML, in the form `psfsim run -c` reads back.
+// The effective configuration of a run: its [run] table as TOML, every key that shapes the
+// frames (defaults included), in the form `psfsim run -c` reads back (docs/cli.md). The file's
+// root attribute `config` holds it.
 #include <string>
 
 #include "psfsim/run_spec.hpp"
@@ -7,7 +9,5 @@
 namespace psfsim {
 
 [[nodiscard]] std::string to_toml(const RunSpec& spec);
-// POSIX-shell quoting of argv, for the command_line attribute.
-[[nodiscard]] std::string quote_command_line(int argc, const char* const* argv);
 
 }  // namespace psfsim
