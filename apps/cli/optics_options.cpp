@@ -32,7 +32,8 @@ OpticsSpec to_optics_spec(const OpticsOptions& o) {
     s.wavelength_m = parse_length(o.wavelength, flag(Option::wavelength), Sign::positive);
   if (o.fnumber) {
     if (!(std::isfinite(*o.fnumber) && *o.fnumber > 0.0))
-      throw InputError(flag(Option::fnumber) + " " + format_number(*o.fnumber) + ": must be a number > 0");
+      throw InputError(flag(Option::fnumber) + " " + format_number(*o.fnumber) +
+                       ": must be a number > 0");
     s.fnumber = o.fnumber;
   }
   if (!o.pixel_pitch.empty())
@@ -43,7 +44,8 @@ OpticsSpec to_optics_spec(const OpticsOptions& o) {
     s.pixel_scale = parse_angle(o.pixel_scale, flag(Option::pixel_scale), true, Sign::positive);
   s.wavelengths_text = o.wavelengths;
   s.band_text = o.band;
-  if (!o.wavelengths.empty()) s.spectrum = parse_wavelengths(o.wavelengths, flag(Option::wavelengths));
+  if (!o.wavelengths.empty())
+    s.spectrum = parse_wavelengths(o.wavelengths, flag(Option::wavelengths));
   if (!o.band.empty()) s.spectrum = band_spectrum(o.band, flag(Option::band));
   s.aberration_units = *parse_aberration_units(o.aberration_units);
   s.propagation = *parse_propagation(o.propagation);

@@ -28,7 +28,8 @@ PhaseTerms parse_terms(const PupilOptions& o) {
   const ZernikeOrdering order = zernike_convention(o).order;
   PhaseTerms terms;
   for (const auto& t : o.seidel) terms.seidel.push_back(parse_seidel(t, flag(Option::seidel)));
-  for (const auto& t : o.zernike) terms.zernike.push_back(parse_zernike(t, flag(Option::zernike), order));
+  for (const auto& t : o.zernike)
+    terms.zernike.push_back(parse_zernike(t, flag(Option::zernike), order));
   return terms;
 }
 

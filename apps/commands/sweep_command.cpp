@@ -31,14 +31,6 @@ double stage_median(const TimingLog& log, const std::string& name) {
   return not_a_stage;
 }
 
-// The table's bounds, checked again for what a config file's array gives.
-void check_bounds(Option id, int value) {
-  const OptionInfo& o = option(id);
-  if (value < o.lowest || value > o.highest)
-    throw InputError(flag(id) + " " + std::to_string(value) + ": must be between " +
-                     std::to_string(o.lowest) + " and " + std::to_string(o.highest));
-}
-
 void print_header() {
 #define PSFSIM_SWEEP_HEADER \
   "%-6s %-6s %-4s %-7s %6s %6s %6s %6s | %10s %10s %10s %10s | %10s %10s %10s | %12s\n"

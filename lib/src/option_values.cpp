@@ -1,5 +1,6 @@
 #include <string>
 
+#include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/option_table.hpp"
 
@@ -48,6 +49,13 @@ std::string check_value(const OptionInfo& o, std::string& text,
     case Grammar::text: break;
   }
   return "";
+}
+
+void check_bounds(Option id, long long value) {
+  const OptionInfo& o = option(id);
+  if (value < o.lowest || value > o.highest)
+    throw InputError(flag(id) + " " + std::to_string(value) + ": must be between " +
+                     std::to_string(o.lowest) + " and " + std::to_string(o.highest));
 }
 
 }  // namespace psfsim

@@ -113,4 +113,8 @@ struct BackendNames {
 [[nodiscard]] std::string check_value(const OptionInfo& option, std::string& text,
                                       std::span<const std::string> choices);
 
+// Throws InputError for an integer outside the option's bounds, as the run's validation and a
+// sweep's lists see it: "--samples 1: must be between 2 and 16384".
+void check_bounds(Option id, long long value);
+
 }  // namespace psfsim
