@@ -71,6 +71,8 @@ TEST(OptionTable, OptionsAreNamedByTheTable) {
   EXPECT_EQ(key(Option::ee_radii), "ee-radii");
   EXPECT_EQ(flag(Option::sweep_crop), "--crop");
   EXPECT_EQ(flag(Option::export_input), "input");
+  EXPECT_EQ(keyword(Option::ee_radii), "ee_radii");
+  EXPECT_EQ(to_string(option(Option::noise_seed).grammar), "seed");
   ASSERT_NE(find_option(Command::run, "pad-factor"), nullptr);
   EXPECT_EQ(find_option(Command::run, "pad-factor")->id, Option::pad_factor);
   EXPECT_EQ(find_option(Command::sweep, "pad-factor")->id, Option::sweep_pad_factor);

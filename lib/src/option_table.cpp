@@ -329,6 +329,26 @@ std::string flag(Option id) {
 
 std::string_view key(Option id) noexcept { return option(id).name; }
 
+std::string keyword(Option id) {
+  std::string name(option(id).name);
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+std::string_view to_string(Grammar grammar) noexcept {
+  switch (grammar) {
+    case Grammar::flag: return "flag";
+    case Grammar::integer: return "integer";
+    case Grammar::number: return "number";
+    case Grammar::seed: return "seed";
+    case Grammar::choice: return "choice";
+    case Grammar::backend: return "backend";
+    case Grammar::text: return "text";
+  }
+  return "text";
+}
+
 std::string help_text(const OptionInfo& o, const BackendNames& backends) {
   std::string help(o.help);
   std::string order;

@@ -90,6 +90,10 @@ struct OptionInfo {
 [[nodiscard]] std::string flag(Option id);
 // "ee-radii": the option's key in a config file's table.
 [[nodiscard]] std::string_view key(Option id) noexcept;
+// "ee_radii": the key as an identifier, for keyword arguments (the Python bindings).
+[[nodiscard]] std::string keyword(Option id);
+// "integer", "number", ...: a grammar's name, for documentation made from the table.
+[[nodiscard]] std::string_view to_string(Grammar grammar) noexcept;
 
 // What a build's backends contribute to the table: their names in the order auto tries
 // them, and their one-line summaries joined with "; " ("cpu: FFTW on this machine's cores").
