@@ -47,30 +47,16 @@ CLI::Option* option_of(CLI::App& table, const std::string& key) {
   return table.get_option_no_throw(key);
 }
 
-// The TOML value a key takes (its items', for a list).
-enum class ValueKind { flag, integer, number, seed, text };
-
-ValueKind value_kind(Grammar grammar) {
+// What a key takes (its items, for a list), for the message that says it got something else.
+std::string expected(Grammar grammar, bool comma_list) {
   switch (grammar) {
-    case Grammar::flag: return ValueKind::flag;
-    case Grammar::integer: return ValueKind::integer;
-    case Grammar::number: return ValueKind::number;
-    case Grammar::seed: return ValueKind::seed;
+    case Grammar::flag: return "true or false";
+    case Grammar::integer: return "an integer";
+    case Grammar::number: return "a number";
+    case Grammar::seed: return "an integer";
     case Grammar::choice:
     case Grammar::backend:
     case Grammar::text: break;
-  }
-  return ValueKind::text;
-}
-
-// What a key takes, for the message that says it got something else.
-std::string expected(ValueKind kind, bool comma_list) {
-  switch (kind) {
-    case ValueKind::flag: return "true or false";
-    case ValueKind::integer: return "an integer";
-    case ValueKind::number: return "a number";
-    case ValueKind::seed: return "an integer";
-    case ValueKind::text: break;
   }
   return comma_list ? "a string, numbers or an array of them" : "a string";
 }
@@ -78,18 +64,19 @@ std::string expected(ValueKind kind, bool comma_list) {
 // The option's text for one TOML value, if its type is one the option takes. A comma-list
 // key also takes numbers (`ee-radii = 1.5`, `spiders = [4, 0.01]`); a seed also takes its
 // decimal digits as a string, as TOML's integers stop at 2^63 - 1.
-std::optional<std::string> text_of(const toml::node& node, ValueKind kind, bool comma_list) {
-  const bool text = kind == ValueKind::text;
+std::optional<std::string> text_of(const toml::node& node, Grammar grammar, bool comma_list) {
+  const bool text = grammar == Grammar::text || grammar == Grammar::choice ||
+                    grammar == Grammar::backend;
   if (const auto* b = node.as_boolean())
-    if (kind == ValueKind::flag) return std::string(b->get() ? "true" : "false");
+    if (grammar == Grammar::flag) return std::string(b->get() ? "true" : "false");
   if (const auto* i = node.as_integer())
-    if (kind == ValueKind::integer || kind == ValueKind::number || kind == ValueKind::seed ||
+    if (grammar == Grammar::integer || grammar == Grammar::number || grammar == Grammar::seed ||
         (text && comma_list))
       return std::to_string(i->get());
   if (const auto* f = node.as_floating_point())
-    if (kind == ValueKind::number || (text && comma_list)) return format_number(f->get());
+    if (grammar == Grammar::number || (text && comma_list)) return format_number(f->get());
   if (const auto* s = node.as_string())
-    if (text || kind == ValueKind::seed) return s->get();
+    if (text || grammar == Grammar::seed) return s->get();
   return std::nullopt;
 }
 
@@ -382,13 +369,13 @@ std::vector<CLI::ConfigItem> ConfigFile::from_config(std::istream& input) const 
       }
       if (overridden(key)) continue;
 
-      const ValueKind kind = value_kind(row->grammar);
+      const Grammar grammar = row->grammar;
       const bool comma_list = row->arity == Arity::comma_text;
       const bool repeatable = row->arity == Arity::repeated || row->arity == Arity::list;
       const auto convert = [&](const toml::node& item) {
-        auto converted = text_of(item, kind, comma_list);
+        auto converted = text_of(item, grammar, comma_list);
         if (!converted)
-          source.fail(line, where + " takes " + expected(kind, comma_list) + ", not " +
+          source.fail(line, where + " takes " + expected(grammar, comma_list) + ", not " +
                                 source.shown(item));
         return std::move(*converted);
       };
