@@ -7,16 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "command_line.hpp"
-#include "info_command.hpp"
-#include "mpi_run_command.hpp"
-#include "mpi_world.hpp"
+#include "cli/command_line.hpp"
+#include "commands/export_command.hpp"
+#include "commands/info_command.hpp"
+#include "commands/run_command.hpp"
+#include "commands/sweep_command.hpp"
+#include "mpi/mpi_run_command.hpp"
+#include "mpi/mpi_world.hpp"
 #include "psfsim/builtin_backends.hpp"
-#include "psfsim/config_text.hpp"
+#include "psfsim/command_line_text.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/stop_signals.hpp"
-#include "run_command.hpp"
 
 namespace {
 

@@ -16,8 +16,9 @@ if(NOT CLI11_FOUND)
   add_library(CLI11::CLI11 INTERFACE IMPORTED)
   target_include_directories(CLI11::CLI11 INTERFACE ${CLI11_INCLUDE_DIR})
 endif()
-# toml++ 3 (Debian: libtomlplusplus-dev) reads the config files, header-only: the binary needs
-# no libtomlplusplus3 at run time, and the fuzzer's sanitizers see the parser it runs.
+# toml++ 3 (Debian: libtomlplusplus-dev) reads and writes the config files, header-only: the
+# binary needs no libtomlplusplus3 at run time, and the fuzzer's sanitizers see the parser it
+# runs.
 find_package(tomlplusplus 3 CONFIG QUIET)
 if(NOT tomlplusplus_FOUND)
   message(FATAL_ERROR "toml++ 3 (tomlplusplusConfig.cmake) not found: install "
@@ -27,7 +28,9 @@ get_target_property(PSFSIM_TOMLPLUSPLUS_INCLUDE tomlplusplus::tomlplusplus
                     INTERFACE_INCLUDE_DIRECTORIES)
 add_library(psfsim_tomlplusplus INTERFACE)
 target_include_directories(psfsim_tomlplusplus SYSTEM INTERFACE ${PSFSIM_TOMLPLUSPLUS_INCLUDE})
-target_compile_definitions(psfsim_tomlplusplus INTERFACE TOML_HEADER_ONLY=1)
+# std::to_chars for floats (GCC 11 and later): the effective configuration's numbers in their
+# shortest form that reads back (0.1, not 0.10000000000000001), as psfsim prints numbers.
+target_compile_definitions(psfsim_tomlplusplus INTERFACE TOML_HEADER_ONLY=1 TOML_FLOAT_CHARCONV=1)
 # MPI (Debian: libopenmpi-dev, openmpi-bin) for `mpirun -n R psfsim run` (docs/scaling.md).
 # Only the executable links it; the core library and its installed package do not.
 set(PSFSIM_HAVE_MPI OFF)

@@ -11,14 +11,14 @@
 #include <string_view>
 #include <vector>
 
-#include "command_line.hpp"
-#include "option_checks.hpp"
-#include "psfsim/config_text.hpp"
+#include "cli/command_line.hpp"
 #include "psfsim/compression.hpp"
+#include "psfsim/effective_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
 #include "psfsim/metrics.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/option_table.hpp"
 #include "psfsim/phase_terms.hpp"
 #include "psfsim/spectrum.hpp"
 #include "psfsim/units.hpp"
@@ -182,13 +182,17 @@ void fuzz_text(std::string_view text) {
   const std::string_view rest = psfsim::without_bom(text);
   if (rest.size() != text.size() && rest.size() + 3 != text.size()) __builtin_trap();
   // A value a check accepts comes out in the form the same check accepts unchanged.
-  for (const CLI::Validator& check :
-       {psfsim::app::integer_in(-5, 1'000'000), psfsim::app::finite_number(),
-        psfsim::app::seed_digits()}) {
+  constexpr psfsim::OptionInfo integer{.id = psfsim::Option::threads,
+                                       .grammar = psfsim::Grammar::integer,
+                                       .lowest = -5,
+                                       .highest = 1'000'000};
+  for (const psfsim::OptionInfo& check :
+       {integer, psfsim::option(psfsim::Option::obscuration),
+        psfsim::option(psfsim::Option::noise_seed)}) {
     std::string value(text);
-    if (!check(value).empty()) continue;
+    if (!psfsim::check_value(check, value, {}).empty()) continue;
     std::string again = value;
-    if (!check(again).empty() || again != value) __builtin_trap();
+    if (!psfsim::check_value(check, again, {}).empty() || again != value) __builtin_trap();
   }
 }
 

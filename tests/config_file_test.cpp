@@ -1,4 +1,4 @@
-// The config reader in process (apps/config_file.cpp): a config file means what the same
+// The config reader in process (apps/cli/config_file.cpp): a config file means what the same
 // options mean on the command line, compared by the effective configuration each gives
 // (the `config` attribute a run records), for every file in configs/ and for TOML 1.0's
 // own syntax; byte-order marks, decimal integers and 64-bit seeds.
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "command_line.hpp"
-#include "psfsim/config_text.hpp"
+#include "cli/command_line.hpp"
+#include "psfsim/effective_config.hpp"
 #include "psfsim/number_text.hpp"
 #include "test_support.hpp"
 
@@ -196,6 +196,31 @@ TEST(ConfigFile, SeedsUpTo2To64Minus1RoundTrip) {
   }
   EXPECT_EQ(parse({"run", "--photons", "100", "--noise-seed", "+5"}).error,
             "--noise-seed: '+5' must be a decimal integer from 0 to 18446744073709551615");
+}
+
+// The effective configuration is TOML that toml++ wrote: any UTF-8 name reads back as
+// itself, quotes, backslashes, tabs and control characters included. A name that is not
+// UTF-8 is recorded as its bytes, which TOML cannot hold: the config is refused when read
+// back (docs/cli.md), not read as another name.
+TEST(ConfigFile, TheEffectiveConfigurationHoldsAnyFileName) {
+  const std::string dir = fresh_dir("config-names");
+  for (const std::string name : {"a \"b\" \\c\td\x1b\x7f \xc2\xb5m 'e'.h5", "#[run]=\n.h5"}) {
+    SCOPED_TRACE(printable(name));
+    const Parsed got = parse({"run", "-o", name});
+    ASSERT_EQ(got.error, "");
+    const std::string path = write_text(dir + "/names.toml", to_toml(got.spec));
+    const Parsed again = parse({"run", "-c", path});
+    ASSERT_EQ(again.error, "") << to_toml(got.spec);
+    EXPECT_EQ(again.spec.output, name);
+  }
+  const Parsed bytes = parse({"run", "-o", "out\xff.h5"});
+  ASSERT_EQ(bytes.error, "");
+  const std::string text = to_toml(bytes.spec);
+  EXPECT_NE(text.find("output = \"out\xff.h5\""), std::string::npos) << printable(text);
+  const Parsed refused = parse({"run", "-c", write_text(dir + "/bytes.toml", text)});
+  EXPECT_NE(refused.error.find("not valid TOML: Encountered invalid utf-8 sequence"),
+            std::string::npos)
+      << refused.error;
 }
 
 // The command line wins over the file, the file's value unread: a bad value there is not

@@ -1,5 +1,5 @@
 // The cores psfsim sizes its threads by: the process's affinity mask (lib/src/host_cores.cpp)
-// and an MPI rank's share (apps/rank_resources.cpp).
+// and an MPI rank's share (apps/mpi/rank_resources.cpp).
 #include <gtest/gtest.h>
 #include <sched.h>
 
@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "psfsim/host_cores.hpp"
-#include "rank_resources.hpp"
+#include "mpi/rank_resources.hpp"
 
 namespace psfsim {
 namespace {

@@ -352,7 +352,7 @@ TEST(ZernikeOrder, FringeRunEqualsTheMappedNollRunAndItsConfigReproducesIt) {
   EXPECT_EQ(f.datasets.count("/parameters/Z9"), 0u);
 
   const std::string config = f.attributes.at("/@config");
-  for (const char* line : {"zernike = [\"9,0.1\"]", "zernike-order = \"fringe\"",
+  for (const char* line : {"zernike = [ \"9,0.1\" ]", "zernike-order = \"fringe\"",
                            "zernike-norm = \"unit\"", "vary = \"Z4,0,0.5,3\""})
     EXPECT_NE(config.find(line), std::string::npos) << line << " not in\n" << config;
   std::ofstream(dir + "/again.toml") << config;

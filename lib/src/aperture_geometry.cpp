@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "psfsim/errors.hpp"
+#include "psfsim/option_table.hpp"
 #include "psfsim/pupil_math.hpp"
 
 namespace psfsim {
@@ -61,14 +62,15 @@ HexLayout hex_layout(const HexSegments& h) {
   for (int r = -h.rings; r <= h.rings; ++r)
     for (int q = -h.rings; q <= h.rings; ++q)
       if (is_segment(layout, q, r)) unit.push_back(cell_centre(1.0, q, r));
-  if (unit.empty()) throw InputError("--hex-segments " + to_string(h) + ": no segment left");
+  const std::string named = flag(Option::hex_segments) + " " + to_string(h);
+  if (unit.empty()) throw InputError(named + ": no segment left");
   const double gap = 2.0 * h.gap;  // D spans 2 units
   // The pitch whose outermost vertices touch the unit circle, from below: the vertex
   // distance grows with the pitch, and bisection keeps the last pitch still inside.
   double lo = gap;
   double hi = sqrt3 + gap;
   if (!(outermost_vertex(unit, lo, gap) < 1.0))
-    throw InputError("--hex-segments " + to_string(h) + ": the gaps alone reach the rim");
+    throw InputError(named + ": the gaps alone reach the rim");
   while (outermost_vertex(unit, hi, gap) < 1.0) hi *= 2.0;
   for (int i = 0; i < 200 && lo < hi; ++i) {
     const double mid = 0.5 * (lo + hi);

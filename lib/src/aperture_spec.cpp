@@ -4,6 +4,7 @@
 
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/option_table.hpp"
 
 namespace psfsim {
 namespace {
@@ -77,20 +78,20 @@ void validate_aperture(const ApertureSpec& a, double reference_wavelength_m) {
     const Spiders& s = *a.spiders;
     if (s.count < 1 || s.count > max_spiders || !(s.width >= 0.0 && s.width < 1.0) ||
         !(std::fabs(s.angle_deg) <= 360.0))
-      throw InputError("--spiders " + to_string(s) + ": out of range");
+      throw InputError(flag(Option::spiders) + " " + to_string(s) + ": out of range");
   }
   if (a.hex_segments) {
     const HexSegments& h = *a.hex_segments;
+    const std::string named = flag(Option::hex_segments) + " " + to_string(h);
     if (h.rings < 0 || h.rings > max_rings || !(h.gap >= 0.0 && h.gap < 1.0))
-      throw InputError("--hex-segments " + to_string(h) + ": out of range");
+      throw InputError(named + ": out of range");
     if (h.rings == 0 && !h.center)
-      throw InputError("--hex-segments " + to_string(h) +
-                       ": no segment left (0 rings without the centre)");
+      throw InputError(named + ": no segment left (0 rings without the centre)");
   }
   if (!a.opd.empty() && a.opd_units != AberrationUnits::waves && !(reference_wavelength_m > 0.0))
-    throw InputError("--opd-units " + std::string(to_string(a.opd_units)) +
-                     ": an OPD in length units needs a wavelength (--wavelength, --wavelengths "
-                     "or --band)");
+    throw InputError(flag(Option::opd_units) + " " + std::string(to_string(a.opd_units)) +
+                     ": an OPD in length units needs a wavelength (" + flag(Option::wavelength) +
+                     ", " + flag(Option::wavelengths) + " or " + flag(Option::band) + ")");
 }
 
 }  // namespace psfsim

@@ -1,6 +1,7 @@
 #include "psfsim/backend_registry.hpp"
 
 #include "psfsim/errors.hpp"
+#include "psfsim/option_table.hpp"
 
 namespace psfsim {
 
@@ -49,7 +50,7 @@ const BackendEntry& BackendRegistry::resolve(const std::string& name) const {
 
 void BackendRegistry::require_usable(const BackendEntry& entry) {
   if (const std::string why = entry.unusable_reason(); !why.empty())
-    throw RuntimeFailure("--backend " + entry.name + ": " + why);
+    throw RuntimeFailure(flag(Option::backend) + " " + entry.name + ": " + why);
 }
 
 const BackendEntry& BackendRegistry::select(const std::string& name) const {
@@ -63,8 +64,8 @@ const BackendEntry& BackendRegistry::select(const std::string& name) const {
     std::string known;
     for (const auto& n : names()) known += (known.empty() ? "" : ", ") + n;
     // Only known names reach here (the CLI checks them), so a miss is a build without it.
-    throw RuntimeFailure("--backend " + name + ": not compiled into this psfsim (available: " +
-                         known + ")");
+    throw RuntimeFailure(flag(Option::backend) + " " + name +
+                         ": not compiled into this psfsim (available: " + known + ")");
   }
   return *e;
 }

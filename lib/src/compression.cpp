@@ -2,6 +2,7 @@
 
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/option_table.hpp"
 
 namespace psfsim {
 
@@ -19,7 +20,7 @@ Compression parse_compression(std::string_view text) {
   const auto fields = split_fields(text, ':');
   const std::string_view name = fields[0];
   const auto reject = [&](const std::string& why) {
-    throw InputError("--compression " + std::string(text) + ": " + why);
+    throw InputError(flag(Option::compression) + " " + std::string(text) + ": " + why);
   };
   if (fields.size() > 2) reject("expected NAME or NAME:LEVEL");
   const auto level = [&](int lo, int hi, int fallback) {

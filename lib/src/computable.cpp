@@ -8,6 +8,7 @@
 #include "psfsim/detector.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/option_table.hpp"
 #include "psfsim/phase_polynomial.hpp"
 #include "psfsim/units.hpp"
 
@@ -38,11 +39,11 @@ void check_mft_reach(const RunSpec& spec, const Geometry& g) {
   const double farthest = std::max(centre, sub * g.frame - 1 - centre);
   const double reach = g.pixel_scale_lambda_over_d * largest_ratio / sub * farthest;
   if (reach < 0x1p29) return;
-  std::string option = "--crop " + std::to_string(g.frame);
-  if (o.pixel_scale) option = "--pixel-scale " + format_angle(*o.pixel_scale);
+  std::string option = flag(Option::crop) + " " + std::to_string(g.frame);
+  if (o.pixel_scale) option = flag(Option::pixel_scale) + " " + format_angle(*o.pixel_scale);
   else if (o.fnumber && o.pixel_pitch_m)
-    option = "--fnumber " + format_number(*o.fnumber) + " --pixel-pitch " +
-             format_length(*o.pixel_pitch_m);
+    option = flag(Option::fnumber) + " " + format_number(*o.fnumber) + " " +
+             flag(Option::pixel_pitch) + " " + format_length(*o.pixel_pitch_m);
   throw InputError(option + ": the frame's edge lies " + format_two_digits(reach) +
                    " lambda/D off axis" +
                    (largest_ratio > 1.0 ? " at " + format_length(shortest) +
@@ -66,16 +67,16 @@ void check_phase_rounding(const RunSpec& spec, const Geometry& g) {
       if (worst == nullptr || zernike_rounding(t.j) * std::fabs(t.waves) >
                                   zernike_rounding(worst->j) * std::fabs(worst->waves))
         worst = &t;
-    std::string source = "--zernike/--seidel";
-    if (spec.drawn) source = "--random " + spec.random;
-    else if (!spec.vary.empty()) source = "--vary " + spec.vary;
-    else if (!spec.frames_file.empty()) source = "--frames " + spec.frames_file;
+    std::string source = flag(Option::zernike) + "/" + flag(Option::seidel);
+    if (spec.drawn) source = flag(Option::random) + " " + spec.random;
+    else if (!spec.vary.empty()) source = flag(Option::vary) + " " + spec.vary;
+    else if (!spec.frames_file.empty()) source = flag(Option::frames) + " " + spec.frames_file;
     bool fixed = false;  // the worst term is a --zernike the user wrote
     if (worst != nullptr && !spec.drawn)
       for (const auto& written : spec.fixed_terms.zernike) {
         const PhaseTerms noll = to_noll(PhaseTerms{{}, {written}}, spec.zernike);
         if (noll.zernike.front().j == worst->j && noll.zernike.front().waves == worst->waves) {
-          source = "--zernike " + to_string(written);
+          source = flag(Option::zernike) + " " + to_string(written);
           fixed = true;
         }
       }
@@ -167,15 +168,17 @@ void check_spectrum_range(const RunSpec& spec, const PsfPlan& p) {
                                                           : std::numeric_limits<double>::max();
   if (peak <= most) return;
   const OpticsSpec& o = spec.optics;
-  std::string option = !o.band_text.empty() ? "--band " + o.band_text : "--wavelengths";
+  std::string option = !o.band_text.empty() ? flag(Option::band) + " " + o.band_text
+                                             : flag(Option::wavelengths);
   if (o.band_text.empty() && o.wavelengths_text.size() <= 60)
     option += " " + o.wavelengths_text;
   throw InputError(option + ": the wavelengths' frame weights w_k (lambda_ref/lambda_k)^2 sum "
                    "to " + format_two_digits(weights) + ", and a frame up to " +
                    format_two_digits(peak) + ", more than " + std::string(to_string(spec.precision)) +
                    " precision holds" +
-                   (spec.precision == Precision::single ? " (use --precision double, or"
-                                                        : " (use") +
+                   (spec.precision == Precision::single
+                        ? " (use " + flag(Option::precision) + " double, or"
+                        : std::string(" (use")) +
                    " a spectrum over fewer decades)");
 }
 

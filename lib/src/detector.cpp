@@ -8,6 +8,7 @@
 
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/option_table.hpp"
 
 namespace psfsim {
 
@@ -25,18 +26,20 @@ void check_count_range(const OpticsSpec& o, Precision precision, double photon_s
   const double read = max_normal_draw * o.read_noise;
   std::string what;
   if (!(light < o.background || light < read))
-    what = "--photons " + format_number(*o.photons) + ": a pixel may count up to " +
+    what = flag(Option::photons) + " " + format_number(*o.photons) + ": a pixel may count up to " +
            format_two_digits(light) + " photo-electrons";
   else if (!(o.background < read))
-    what = "--background " + format_number(o.background) + ": a pixel may count up to " +
+    what = flag(Option::background) + " " + format_number(o.background) +
+           ": a pixel may count up to " +
            format_two_digits(o.background) + " photo-electrons";
   else
-    what = "--read-noise " + format_number(o.read_noise) + ": a pixel's read noise may reach " +
+    what = flag(Option::read_noise) + " " + format_number(o.read_noise) +
+           ": a pixel's read noise may reach " +
            format_two_digits(read) + " electrons (" + format_two_digits(max_normal_draw) + " sigma)";
   throw InputError(what + ", more than " + std::string(to_string(precision)) +
                    " precision holds (" + format_two_digits(most) + ")" +
                    (precision == Precision::single
-                        ? "; --precision double holds up to " +
+                        ? "; " + flag(Option::precision) + " double holds up to " +
                               format_two_digits(std::numeric_limits<double>::max())
                         : ""));
 }

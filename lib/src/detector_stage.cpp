@@ -9,6 +9,7 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/host_cores.hpp"
 #include "psfsim/memory_budget.hpp"
+#include "psfsim/option_table.hpp"
 
 namespace psfsim {
 
@@ -40,8 +41,8 @@ DetectorStage::DetectorStage(const RunSpec& spec, const Geometry& g, double pupi
       std::min(max_frames, static_cast<std::size_t>(std::max(usable_cores(), 1)));
   require_memory(2 * bytes + workers * 2 * sub_edge * sub_edge * bytes_per_real(precision_),
                  available_host_memory(),
-                 "the detector stage: --crop " + std::to_string(edge_) + " --oversample " +
-                     std::to_string(sub_),
+                 "the detector stage: " + flag(Option::crop) + " " + std::to_string(edge_) + " " +
+                     flag(Option::oversample) + " " + std::to_string(sub_),
                  "host memory");
   out_[0].resize(bytes);
   out_[1].resize(bytes);
@@ -91,7 +92,7 @@ void DetectorStage::set_peak_reference(const void* sub_frame) {
   peak_ = precision_ == Precision::single ? reference(float{}) : reference(double{});
   if (!(peak_ > 0.0))
     throw RuntimeFailure("the aberration-free frame is zero on the optical axis: no peak to "
-                         "normalize by (try --normalize sum or none)");
+                         "normalize by (try " + flag(Option::normalize) + " sum or none)");
 }
 
 const void* DetectorStage::process(const void* in, std::size_t frames, std::size_t first,

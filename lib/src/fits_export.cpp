@@ -16,6 +16,7 @@
 #include "hdf5_handles.hpp"
 #include "psfsim/build_config.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/option_table.hpp"
 #include "psfsim/output_path.hpp"
 #include "psfsim/partial_file.hpp"
 
@@ -247,9 +248,12 @@ constexpr double arcsec_per_radian = 206264.80624709636;
 void write_psf_keywords(Header& h, hid_t psf, hid_t root, const FitsExportRequest& request) {
   if (const auto units = read_text(psf, "units"); units && *units == "photo-electrons")
     h.text("BUNIT", "electron", "photo-electrons per pixel");
-  if (const auto v = read_text(psf, "normalization"))
-    h.text("NORMALIZ", *v, *v == "photons" ? "scaled to --photons, then noise (BUNIT)"
-                                           : "psfsim --normalize: peak, sum or none");
+  if (const auto v = read_text(psf, "normalization")) {
+    const std::string comment =
+        *v == "photons" ? "scaled to " + flag(Option::photons) + ", then noise (BUNIT)"
+                        : "psfsim " + flag(Option::normalize) + ": peak, sum or none";
+    h.text("NORMALIZ", *v, comment.c_str());
+  }
   if (const auto v = read_number(psf, "samples"))
     h.integer("SAMPLES", static_cast<long long>(*v), "pupil samples across the diameter (N)");
   if (const auto v = read_number(psf, "padded_size"))
@@ -462,7 +466,7 @@ FitsExportSummary export_fits(const FitsExportRequest& request) {
   std::vector<Column> columns = read_parameters(in, file.get(), dims[0]);
 
   const InputFile input{"the input", request.input};
-  check_output_path(request.output, request.force, "--fits", {&input, 1});
+  check_output_path(request.output, request.force, flag(Option::fits), {&input, 1});
   FitsOutput out(request.output, request.force);
   // FITS's NAXIS1 is the fastest axis: x, then y, then the frame.
   LONGLONG naxes[3] = {static_cast<LONGLONG>(dims[2]), static_cast<LONGLONG>(dims[1]),

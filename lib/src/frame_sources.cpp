@@ -9,6 +9,7 @@
 #include "contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/option_table.hpp"
 
 namespace psfsim {
 namespace {
@@ -102,7 +103,7 @@ void set_term(PhaseTerms& terms, const TermId& id, double value) {
 }
 
 VarySpec parse_vary(std::string_view text, const ZernikeConvention& convention) {
-  const std::string context = "--vary '" + std::string(text) + "'";
+  const std::string context = flag(Option::vary) + " '" + std::string(text) + "'";
   const auto f = split_fields(text, ',');
   if (f.size() != 4) reject(context, "expected TERM,START,STOP,COUNT (e.g. Z4,-0.5,0.5,11)");
   VarySpec v;
@@ -114,7 +115,7 @@ VarySpec parse_vary(std::string_view text, const ZernikeConvention& convention) 
 }
 
 RandomSpec parse_random(std::string_view text, ZernikeOrdering order) {
-  const std::string context = "--random '" + std::string(text) + "'";
+  const std::string context = flag(Option::random) + " '" + std::string(text) + "'";
   const auto f = split_fields(text, ',');
   if (f.size() != 4) reject(context, "expected JMIN-JMAX,RMS,COUNT,SEED (e.g. 4-15,0.05,1000,1)");
   const auto range = split_fields(f[0], '-');
@@ -223,7 +224,7 @@ std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& r) {
 std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::filesystem::path& path,
                                         const ZernikeConvention& convention) {
   std::ifstream in(path);
-  const std::string name = "--frames " + path.string();
+  const std::string name = flag(Option::frames) + " " + path.string();
   if (!in) reject(name, "cannot read the file");
   // Lines are read into a bounded buffer, so that a file without line ends (/dev/zero, a
   // binary file given by mistake) is refused instead of filling memory.

@@ -5,6 +5,7 @@
 
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/option_table.hpp"
 
 namespace psfsim {
 namespace {
@@ -63,7 +64,7 @@ std::vector<Metric> parse_metrics(std::string_view text) {
     const auto* found = std::find_if(std::begin(all_metrics), std::end(all_metrics),
                                      [&](Metric m) { return to_string(m) == name; });
     if (found == std::end(all_metrics))
-      throw InputError("--metrics " + std::string(text) + ": unknown metric '" +
+      throw InputError(flag(Option::metrics) + " " + std::string(text) + ": unknown metric '" +
                        std::string(name) +
                        "' (known: strehl, strehl_centre, centroid, fwhm, ee, rms_wavefront, "
                        "mtf, or all)");

@@ -5,6 +5,7 @@
 
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/option_table.hpp"
 
 namespace psfsim {
 namespace {
@@ -21,11 +22,12 @@ constexpr int max_profile_bins = 1024;
 std::string mtf_unavailable(const RunSpec& spec, const Geometry& g) {
   if (!g.fft_applies || spec.optics.propagation == Propagation::mft)
     return "the MTF is the transform of the whole focal plane, which only the FFT propagation "
-           "computes (one wavelength, whole detector pixels with --oversample 1, no "
-           "--propagation mft)";
+           "computes (one wavelength, whole detector pixels with " + flag(Option::oversample) +
+           " 1, no " + flag(Option::propagation) + " mft)";
   if (g.padded < 2 * g.samples - 1)
     return "needs a padded size of at least 2N - 1 (" + std::to_string(2 * g.samples - 1) +
-           ") so that the PSF is sampled at Nyquist; use --pad-factor 2 or more";
+           ") so that the PSF is sampled at Nyquist; use " + flag(Option::pad_factor) +
+           " 2 or more";
   return {};
 }
 
@@ -34,26 +36,25 @@ std::string mtf_unavailable(const RunSpec& spec) { return mtf_unavailable(spec, 
 void validate_metrics(const RunSpec& spec, const Geometry& g) {
   const MetricsSpec& m = spec.metrics;
   require(!(m.store && *m.store != Store::frames && m.metrics.empty()),
-          "--store " + std::string(m.store ? to_string(*m.store) : "") +
-              ": no metrics to store; give --metrics too");
+          flag(Option::store) + " " + std::string(m.store ? to_string(*m.store) : "") +
+              ": no metrics to store; give " + flag(Option::metrics) + " too");
   if (m.has(Metric::ee)) {
+    const std::string radii = flag(Option::ee_radii) + " " + format_number_list(m.ee_radii);
     require(!m.ee_radii.empty() && m.ee_radii.size() <= max_ee_radii,
-            "--ee-radii " + format_number_list(m.ee_radii) + ": give 1 to " +
-                std::to_string(max_ee_radii) + " radii");
+            radii + ": give 1 to " + std::to_string(max_ee_radii) + " radii");
     for (double r : m.ee_radii)
-      require(std::isfinite(r) && r > 0.0,
-              "--ee-radii " + format_number_list(m.ee_radii) + ": radii must be > 0 (lambda/D)");
+      require(std::isfinite(r) && r > 0.0, radii + ": radii must be > 0 (lambda/D)");
   }
   if (m.has(Metric::mtf)) {
+    const std::string frequencies =
+        flag(Option::mtf_frequencies) + " " + format_number_list(m.mtf_frequencies);
     require(!m.mtf_frequencies.empty() && m.mtf_frequencies.size() <= max_mtf_frequencies,
-            "--mtf-frequencies " + format_number_list(m.mtf_frequencies) + ": give 1 to " +
-                std::to_string(max_mtf_frequencies) + " frequencies");
+            frequencies + ": give 1 to " + std::to_string(max_mtf_frequencies) + " frequencies");
     for (double v : m.mtf_frequencies)
       require(std::isfinite(v) && v >= 0.0 && v <= 1.0,
-              "--mtf-frequencies " + format_number_list(m.mtf_frequencies) +
-                  ": frequencies are fractions of the cutoff D/lambda, in [0, 1]");
+              frequencies + ": frequencies are fractions of the cutoff D/lambda, in [0, 1]");
     const std::string why = mtf_unavailable(spec, g);
-    require(why.empty(), "--metrics mtf: " + why);
+    require(why.empty(), flag(Option::metrics) + " mtf: " + why);
   }
 }
 
@@ -67,8 +68,9 @@ MetricsPlan make_metrics_plan(const RunSpec& spec, const Geometry& g, const PsfP
   const PupilFacts& facts = plan.pupil_facts();
   require(!(facts.amplitude_maps > 1 &&
             (s.has(Metric::strehl) || s.has(Metric::strehl_centre) || s.has(Metric::ee))),
-          "--metrics: strehl, strehl_centre and ee take one aperture's sums; one amplitude map "
-          "per frame (--pupil-amplitude) allows the others only");
+          flag(Option::metrics) + ": strehl, strehl_centre and ee take one aperture's sums; one "
+              "amplitude map per frame (" + flag(Option::pupil_amplitude) +
+              ") allows the others only");
   m.pixel_scale = g.pixel_scale_lambda_over_d / g.oversample;
   if (plan.propagation == Propagation::fft) {
     m.axis = plan.frame / 2;  // M/2 of the spectrum, in the crop window

@@ -6,6 +6,7 @@
 
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/option_table.hpp"
 #include "psfsim/units.hpp"
 
 namespace psfsim {
@@ -13,6 +14,12 @@ namespace {
 
 void require(bool ok, const std::string& message) {
   if (!ok) throw InputError(message);
+}
+
+// "--wavelength, --wavelengths or --band": where a wavelength comes from.
+std::string wavelength_options() {
+  return flag(Option::wavelength) + ", " + flag(Option::wavelengths) + " or " +
+         flag(Option::band);
 }
 
 constexpr double radians_per_arcsec = std::numbers::pi / (180.0 * 3600.0);
@@ -30,20 +37,21 @@ double coarsest_mft_pixel(int frame) { return 0x1p30 / (frame + 1.0); }
 std::string pixel_scale_options(const OpticsSpec& o, double wavelength_m) {
   const std::string wavelength = "the wavelength " + format_length(wavelength_m);
   if (!o.pixel_scale)
-    return "--fnumber " + format_number(o.fnumber.value_or(0.0)) + " and --pixel-pitch " +
-           format_length(o.pixel_pitch_m.value_or(0.0)) + " at " + wavelength;
-  const std::string scale = "--pixel-scale " + format_angle(*o.pixel_scale);
+    return flag(Option::fnumber) + " " + format_number(o.fnumber.value_or(0.0)) + " and " +
+           flag(Option::pixel_pitch) + " " + format_length(o.pixel_pitch_m.value_or(0.0)) +
+           " at " + wavelength;
+  const std::string scale = flag(Option::pixel_scale) + " " + format_angle(*o.pixel_scale);
   if (o.pixel_scale->lod) return scale;
-  return scale + " at --diameter " + format_length(o.diameter_m.value_or(0.0)) + " and " +
-         wavelength;
+  return scale + " at " + flag(Option::diameter) + " " +
+         format_length(o.diameter_m.value_or(0.0)) + " and " + wavelength;
 }
 
 // Radians to λ_ref/D: needs both, else the option must be given in lod.
-double in_lambda_over_d(const Angle& a, const Geometry& g, const char* option) {
+double in_lambda_over_d(const Angle& a, const Geometry& g, Option option) {
   if (a.lod) return a.value;
   require(g.diameter_m && g.reference_wavelength_m > 0.0,
-          std::string(option) + " " + format_angle(a) +
-              ": an angle needs --diameter and a wavelength; or give it in lod");
+          flag(option) + " " + format_angle(a) + ": an angle needs " + flag(Option::diameter) +
+              " and a wavelength; or give it in lod");
   return a.value * *g.diameter_m / g.reference_wavelength_m;
 }
 
@@ -52,18 +60,20 @@ double physical_pixel_scale(const OpticsSpec& o, Geometry& g) {
   const double lambda = g.reference_wavelength_m;
   if (o.pixel_scale) {
     require(!o.fnumber && !o.pixel_pitch_m,
-            "--pixel-scale and --fnumber/--pixel-pitch: give one pixel scale, not both");
+            flag(Option::pixel_scale) + " and " + flag(Option::fnumber) + "/" +
+                flag(Option::pixel_pitch) + ": give one pixel scale, not both");
     if (o.pixel_scale->lod) return o.pixel_scale->value;
     g.pixel_scale_arcsec = o.pixel_scale->value / radians_per_arcsec;
-    require(o.diameter_m.has_value(), "--pixel-scale " + format_angle(*o.pixel_scale) +
-                                          ": an angle per pixel needs --diameter (or give lod)");
-    require(lambda > 0.0, "--pixel-scale " + format_angle(*o.pixel_scale) +
-                              ": an angle per pixel needs --wavelength, --wavelengths or --band");
+    const std::string scale = flag(Option::pixel_scale) + " " + format_angle(*o.pixel_scale);
+    require(o.diameter_m.has_value(),
+            scale + ": an angle per pixel needs " + flag(Option::diameter) + " (or give lod)");
+    require(lambda > 0.0, scale + ": an angle per pixel needs " + wavelength_options());
     return o.pixel_scale->value * *o.diameter_m / lambda;
   }
   if (o.fnumber || o.pixel_pitch_m) {
-    require(o.fnumber && o.pixel_pitch_m, "--fnumber and --pixel-pitch: give both");
-    require(lambda > 0.0, "--fnumber and --pixel-pitch need --wavelength, --wavelengths or --band");
+    const std::string pair = flag(Option::fnumber) + " and " + flag(Option::pixel_pitch);
+    require(o.fnumber && o.pixel_pitch_m, pair + ": give both");
+    require(lambda > 0.0, pair + " need " + wavelength_options());
     if (o.diameter_m)
       g.pixel_scale_arcsec = *o.pixel_pitch_m / (*o.fnumber * *o.diameter_m) / radians_per_arcsec;
     return *o.pixel_pitch_m / (lambda * *o.fnumber);
@@ -79,7 +89,8 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
   const double span = spec.grid == Grid::centered ? n : n - 1.0;
 
   require(o.wavelengths_text.empty() || o.band_text.empty(),
-          "--wavelengths and --band: give one spectrum, not both");
+          flag(Option::wavelengths) + " and " + flag(Option::band) +
+              ": give one spectrum, not both");
   g.spectrum = o.spectrum;
   g.reference_wavelength_m = !o.spectrum.empty() ? reference_wavelength(o.spectrum, o.wavelength_m)
                                                  : o.wavelength_m.value_or(0.0);
@@ -95,8 +106,9 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
             pixel_scale_options(o, g.reference_wavelength_m) +
                 ": the pixel scale overflows (it is not a finite number of lambda/D)");
     require(!spec.pad_factor && !spec.padded_size,
-            "--pad-factor/--padded-size: the pixel scale is already set by the physical options "
-            "(" + format_number(s_physical) + " lambda/D); drop one of them");
+            flag(Option::pad_factor) + "/" + flag(Option::padded_size) +
+                ": the pixel scale is already set by the physical options (" +
+                format_number(s_physical) + " lambda/D); drop one of them");
     g.pixel_scale_lambda_over_d = s_physical;
     g.frame = spec.crop.value_or(128);
     // The FFT gives s = span/M: it applies where that M is an integer (to rounding).
@@ -107,10 +119,11 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
                    : 0;
   } else {
     require(o.wavelengths_text.empty() && o.band_text.empty(),
-            std::string(o.band_text.empty() ? "--wavelengths" : "--band") +
-                ": a polychromatic run needs a physical pixel scale (--fnumber with "
-                "--pixel-pitch, or --diameter with --pixel-scale): it is what stays fixed across "
-                "wavelengths");
+            flag(o.band_text.empty() ? Option::wavelengths : Option::band) +
+                ": a polychromatic run needs a physical pixel scale (" + flag(Option::fnumber) +
+                " with " + flag(Option::pixel_pitch) + ", or " + flag(Option::diameter) +
+                " with " + flag(Option::pixel_scale) +
+                "): it is what stays fixed across wavelengths");
     g.padded = padded;
     g.pixel_scale_lambda_over_d = span / padded;
     g.frame = spec.crop.value_or(padded);
@@ -124,14 +137,15 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
   // Phase terms in OPD need the wavelength that turns them into waves.
   if (o.aberration_units != AberrationUnits::waves) {
     require(g.reference_wavelength_m > 0.0,
-            "--aberration-units " + std::string(to_string(o.aberration_units)) +
-                ": OPD coefficients need --wavelength, --wavelengths or --band");
+            flag(Option::aberration_units) + " " + std::string(to_string(o.aberration_units)) +
+                ": OPD coefficients need " + wavelength_options());
     const double unit = o.aberration_units == AberrationUnits::nm ? 1e-9 : 1e-6;
     g.waves_per_unit = unit / g.reference_wavelength_m;
   }
 
   require(o.oversample >= 1 && o.oversample <= max_oversample,
-          "--oversample " + std::to_string(o.oversample) + ": must be between 1 and " +
+          flag(Option::oversample) + " " + std::to_string(o.oversample) +
+              ": must be between 1 and " +
               std::to_string(max_oversample));
   g.oversample = o.oversample;
   if (g.physical) {
@@ -148,45 +162,50 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
                 std::to_string(g.frame) + "-pixel frame");
   }
   if (o.jitter) {
-    g.jitter_lambda_over_d = in_lambda_over_d(*o.jitter, g, "--jitter");
+    g.jitter_lambda_over_d = in_lambda_over_d(*o.jitter, g, Option::jitter);
+    const std::string jitter = flag(Option::jitter) + " " + format_angle(*o.jitter);
     std::string bound = format_number(max_jitter_lambda_over_d) + " lambda/D";
     if (!o.jitter->lod)  // the bound in the units the jitter was given in
       bound += " (" + format_angle({max_jitter_lambda_over_d * g.reference_wavelength_m /
                                         *g.diameter_m, false}) +
                " at this wavelength and diameter)";
     require(!(g.jitter_lambda_over_d > max_jitter_lambda_over_d),
-            "--jitter " + format_angle(*o.jitter) + ": too large: at most " + bound);
-    require(g.jitter_lambda_over_d >= 0.0, "--jitter " + format_angle(*o.jitter) +
-                                               ": must be >= 0");
+            jitter + ": too large: at most " + bound);
+    require(g.jitter_lambda_over_d >= 0.0, jitter + ": must be >= 0");
     require(std::isfinite(g.jitter_lambda_over_d * g.oversample / g.pixel_scale_lambda_over_d),
-            "--jitter " + format_angle(*o.jitter) + ": too large for pixels of " +
+            jitter + ": too large for pixels of " +
                 format_number(g.pixel_scale_lambda_over_d) + " lambda/D");
   }
   if (o.photons) {
     require(std::isfinite(*o.photons) && *o.photons > 0.0,
-            "--photons " + format_number(*o.photons) + ": must be a number > 0");
+            flag(Option::photons) + " " + format_number(*o.photons) + ": must be a number > 0");
   }
   require(o.photons || (o.background == 0.0 && o.read_noise == 0.0),
-          "--background and --read-noise need --photons (the noise model's scale)");
+          flag(Option::background) + " and " + flag(Option::read_noise) + " need " +
+              flag(Option::photons) + " (the noise model's scale)");
   require(std::isfinite(o.background) && o.background >= 0.0,
-          "--background " + format_number(o.background) + ": must be >= 0 photo-electrons");
+          flag(Option::background) + " " + format_number(o.background) +
+              ": must be >= 0 photo-electrons");
   require(std::isfinite(o.read_noise) && o.read_noise >= 0.0,
-          "--read-noise " + format_number(o.read_noise) + ": must be >= 0 electrons RMS");
+          flag(Option::read_noise) + " " + format_number(o.read_noise) +
+              ": must be >= 0 electrons RMS");
 
   // The FFT applies to one wavelength on whole pixels at an integer M that holds the crop.
   std::string why_not_fft;
   if (g.spectrum.size() > 1) why_not_fft = "a spectrum has one pixel scale per wavelength";
-  else if (g.oversample > 1) why_not_fft = "--oversample places sub-pixels between FFT samples";
+  else if (g.oversample > 1)
+    why_not_fft = flag(Option::oversample) + " places sub-pixels between FFT samples";
   else if (g.padded == 0)
     why_not_fft = "no integer padded size M gives the pixel scale " +
                   format_number(g.pixel_scale_lambda_over_d) + " lambda/D";
   else if (g.frame > g.padded)
-    why_not_fft = "--crop " + std::to_string(g.frame) + " exceeds the padded size " +
+    why_not_fft = flag(Option::crop) + " " + std::to_string(g.frame) + " exceeds the padded size " +
                   std::to_string(g.padded);
   g.fft_applies = why_not_fft.empty();
   switch (o.propagation) {
     case Propagation::fft:
-      require(why_not_fft.empty(), "--propagation fft: " + why_not_fft + "; use mft or auto");
+      require(why_not_fft.empty(),
+              flag(Option::propagation) + " fft: " + why_not_fft + "; use mft or auto");
       g.propagation = Propagation::fft;
       break;
     case Propagation::mft: g.propagation = Propagation::mft; break;

@@ -1,3 +1,4 @@
+#include "psfsim/option_table.hpp"
 #include "psfsim/output_path.hpp"
 
 #include <dirent.h>
@@ -139,12 +140,17 @@ void remove_stale_partials(const fs::path& target) {
   }
 }
 
-void check_output_path(const fs::path& path, bool force, std::string_view option,
+void check_output_path(const fs::path& path, bool force, std::string_view named_by,
                        std::span<const InputFile> inputs) {
-  const std::string name = std::string(option) + " " + path.string();
-  if (path.empty())
-    throw InputError(std::string(option) + ": an output file is required" +
-                     (option == "--output" ? " (-o FILE)" : ""));
+  const bool output = named_by.empty() || named_by == flag(Option::output);
+  const std::string option = output ? flag(Option::output) : std::string(named_by);
+  const std::string name = option + " " + path.string();
+  if (path.empty()) {
+    const OptionInfo& o = psfsim::option(Option::output);  // "-o FILE"
+    const std::string usage = std::string(" (-") + o.short_name + " " + std::string(o.value_name) +
+                              ")";
+    throw InputError(option + ": an output file is required" + (output ? usage : ""));
+  }
   if (path.filename().empty()) throw InputError(name + ": is a folder, not a file name");
   check_name_lengths(path, name);
   struct stat entry {};
@@ -159,9 +165,11 @@ void check_output_path(const fs::path& path, bool force, std::string_view option
     // terminal or a pipe), and replacing the link changes where it leads for every user.
     if (!S_ISREG(entry.st_mode))
       throw InputError(name + ": is " + file_kind(entry.st_mode) +
-                       ", which psfsim never replaces (--force replaces only a regular file" +
+                       ", which psfsim never replaces (" + flag(Option::force) +
+                       " replaces only a regular file" +
                        (S_ISLNK(entry.st_mode) ? ": name the file the link points to)" : ")"));
-    if (!force) throw InputError(name + ": file exists (use --force to overwrite)");
+    if (!force)
+      throw InputError(name + ": file exists (use " + flag(Option::force) + " to overwrite)");
   } else if (errno == ENAMETOOLONG) {
     throw InputError(name + ": " + std::strerror(errno));
   }

@@ -1,3 +1,4 @@
+#include "psfsim/option_table.hpp"
 #include "psfsim/partial_file.hpp"
 
 #include <fcntl.h>
@@ -90,7 +91,7 @@ void PartialFile::put_in_place() {
       if (errno == EEXIST)
         throw RuntimeFailure(
             "another file took this name during the run and was kept; this output was "
-            "removed (--force replaces it)");
+            "removed (" + flag(Option::force) + " replaces it)");
       throw RuntimeFailure("cannot rename " + name_ + " into place: " + std::strerror(errno));
     }
   } else {
@@ -98,8 +99,8 @@ void PartialFile::put_in_place() {
     if (::fstatat(folder_.fd(), to.c_str(), &entry, AT_SYMLINK_NOFOLLOW) == 0 &&
         !S_ISREG(entry.st_mode))
       throw RuntimeFailure(std::string(file_kind(entry.st_mode)) +
-                           " took this name during the run and was kept (--force replaces "
-                           "only a regular file); this output was removed");
+                           " took this name during the run and was kept (" + flag(Option::force) +
+                           " replaces only a regular file); this output was removed");
     if (::renameat(folder_.fd(), name_.c_str(), folder_.fd(), to.c_str()) != 0)
       throw RuntimeFailure("cannot rename " + name_ + " into place: " + std::strerror(errno));
   }

@@ -9,6 +9,7 @@
 
 #include "psfsim/errors.hpp"
 #include "psfsim/file_chunks.hpp"
+#include "psfsim/option_table.hpp"
 
 namespace psfsim::h5 {
 namespace {
@@ -24,7 +25,7 @@ constexpr unsigned blosc_zstd = 5;
 void add_plugin_filter(hid_t props, H5Z_filter_t id, const char* name, const char* package,
                        std::vector<unsigned> values) {
   if (H5Zfilter_avail(id) <= 0)
-    throw RuntimeFailure(std::string("--compression ") + name + ": its HDF5 filter plugin is " +
+    throw RuntimeFailure(flag(Option::compression) + " " + name + ": its HDF5 filter plugin is " +
                          "not installed (Debian package " + package +
                          "; or point HDF5_PLUGIN_PATH at the plugin)");
   check(H5Pset_filter(props, id, H5Z_FLAG_MANDATORY, values.size(), values.data()),

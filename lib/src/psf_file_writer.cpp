@@ -1,3 +1,4 @@
+#include "psfsim/option_table.hpp"
 #include "psfsim/psf_file_writer.hpp"
 
 #include <algorithm>
@@ -12,7 +13,7 @@
 #include "parameters_dataset.hpp"
 #include "psf_dataset.hpp"
 #include "space_reservation.hpp"
-#include "psfsim/config_text.hpp"
+#include "psfsim/effective_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/output_path.hpp"
 
@@ -58,7 +59,7 @@ void write_optics_attributes(hid_t psf, const OpticsSpec& o, const Geometry& g, 
     h5::set_attribute(psf, "read_noise", o.read_noise);
     h5::set_attribute(psf, "noise_seed", static_cast<long long>(o.noise_seed));
   } else {
-    h5::set_attribute(psf, "units", std::string("intensity, as --normalize says"));
+    h5::set_attribute(psf, "units", "intensity, as " + flag(Option::normalize) + " says");
   }
 }
 
@@ -135,7 +136,7 @@ struct PsfFileWriter::Impl {
 PsfFileWriter::PsfFileWriter(fs::path path, bool force, std::string command_line,
                              std::span<const InputFile> inputs)
     : path_(std::move(path)), force_(force), command_line_(std::move(command_line)) {
-  check_output_path(path_, force, "--output", inputs);
+  check_output_path(path_, force, flag(Option::output), inputs);
 }
 
 PsfFileWriter::~PsfFileWriter() {

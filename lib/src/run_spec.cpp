@@ -1,3 +1,4 @@
+#include "psfsim/option_table.hpp"
 #include "psfsim/run_spec.hpp"
 
 #include <algorithm>
@@ -32,11 +33,12 @@ void validate_wisdom_path(const std::string& path) {
   std::error_code ec;
   const std::filesystem::file_status st = std::filesystem::status(path, ec);  // through links
   if (st.type() == std::filesystem::file_type::not_found) return;  // the run creates it
-  require(!ec, "--wisdom " + path + ": " + ec.message());
+  const std::string named = flag(Option::wisdom) + " " + path;
+  require(!ec, named + ": " + ec.message());
   require(!std::filesystem::is_directory(st),
-          "--wisdom " + path + ": is a folder; name a file in it, e.g. " +
+          named + ": is a folder; name a file in it, e.g. " +
               (std::filesystem::path(path) / "fftw-wisdom").string());
-  require(std::filesystem::is_regular_file(st), "--wisdom " + path + ": not a regular file");
+  require(std::filesystem::is_regular_file(st), named + ": not a regular file");
 }
 
 }  // namespace
@@ -59,46 +61,41 @@ std::size_t batch_size(const RunSpec& spec) noexcept {
 }
 
 void validate(const RunSpec& spec) {
-  require(spec.samples >= 2 && spec.samples <= max_samples,
-          "--samples " + std::to_string(spec.samples) + ": must be between 2 and " +
-              std::to_string(max_samples));
+  check_bounds(Option::samples, spec.samples);
   require(!(spec.pad_factor && spec.padded_size),
-          "--pad-factor and --padded-size: give one or the other, not both");
+          flag(Option::pad_factor) + " and " + flag(Option::padded_size) +
+              ": give one or the other, not both");
   if (spec.pad_factor) {
     const double q = *spec.pad_factor;
-    require(std::isfinite(q) && q >= 1.0,
-            "--pad-factor " + format_number(q) + ": must be a finite number >= 1");
+    const std::string named = flag(Option::pad_factor) + " " + format_number(q);
+    require(std::isfinite(q) && q >= 1.0, named + ": must be a finite number >= 1");
     require(q * spec.samples <= max_padded_size,
-            "--pad-factor " + format_number(q) + ": too large: at most " +
-                format_number(max_padded_size / static_cast<double>(spec.samples)) +
-                " at --samples " + std::to_string(spec.samples) + " (M = round(Q*N) at most " +
-                std::to_string(max_padded_size) + ")");
+            named + ": too large: at most " +
+                format_number(max_padded_size / static_cast<double>(spec.samples)) + " at " +
+                flag(Option::samples) + " " + std::to_string(spec.samples) +
+                " (M = round(Q*N) at most " + std::to_string(max_padded_size) + ")");
   }
   if (spec.padded_size) {
-    const int m = *spec.padded_size;
-    require(m >= spec.samples, "--padded-size " + std::to_string(m) +
-                                   ": must be at least --samples (" +
-                                   std::to_string(spec.samples) + ")");
-    require(m <= max_padded_size, "--padded-size " + std::to_string(m) + ": must be at most " +
-                                      std::to_string(max_padded_size));
+    const std::string named = flag(Option::padded_size) + " " + std::to_string(*spec.padded_size);
+    require(*spec.padded_size >= spec.samples, named + ": must be at least " +
+                                                   flag(Option::samples) + " (" +
+                                                   std::to_string(spec.samples) + ")");
+    require(*spec.padded_size <= max_padded_size,
+            named + ": must be at most " + std::to_string(max_padded_size));
   }
-  if (spec.crop) require(*spec.crop >= 1 && *spec.crop <= max_padded_size,
-                        "--crop " + std::to_string(*spec.crop) + ": must be between 1 and " +
-                            std::to_string(max_padded_size));
+  if (spec.crop) check_bounds(Option::crop, *spec.crop);
   const Geometry g = geometry(spec);  // the sampling options' own checks
   validate_aperture(spec.aperture, g.reference_wavelength_m);
   require(std::isfinite(spec.obscuration) && spec.obscuration >= 0.0 && spec.obscuration < 1.0,
-          "--obscuration " + format_number(spec.obscuration) + ": must be in [0, 1)");
-  require(spec.repeat >= 1 && spec.repeat <= max_repeat,
-          "--repeat " + std::to_string(spec.repeat) + ": must be between 1 and " +
-              std::to_string(max_repeat));
+          flag(Option::obscuration) + " " + format_number(spec.obscuration) +
+              ": must be in [0, 1)");
+  check_bounds(Option::repeat, spec.repeat);
   require(spec.threads >= 0 && spec.threads <= max_threads,
-          "--threads " + std::to_string(spec.threads) + ": must be between 0 (psfsim chooses) "
-              "and " + std::to_string(max_threads));
-  require(spec.chunk_frames >= 0 && spec.chunk_frames <= max_chunk_frames,
-          "--chunk-frames " + std::to_string(spec.chunk_frames) + ": must be between 0 and " +
-              std::to_string(max_chunk_frames));
-  require(spec.device >= 0, "--device " + std::to_string(spec.device) + ": must be >= 0");
+          flag(Option::threads) + " " + std::to_string(spec.threads) +
+              ": must be between 0 (psfsim chooses) and " + std::to_string(max_threads));
+  check_bounds(Option::chunk_frames, spec.chunk_frames);
+  require(spec.device >= 0,
+          flag(Option::device) + " " + std::to_string(spec.device) + ": must be >= 0");
   require(batch_size(spec) > 0, "no frames to compute");
   require(!spec.drawn || spec.frames.empty(), "frames both drawn and listed");
   (void)parse_compression(spec.compression);
@@ -106,15 +103,16 @@ void validate(const RunSpec& spec) {
   validate_metrics(spec, g);
   require((spec.vary.empty() ? 0 : 1) + (spec.random.empty() ? 0 : 1) +
                   (spec.frames_file.empty() ? 0 : 1) <= 1,
-          "--vary, --random and --frames: give at most one way to define the frames");
+          flag(Option::vary) + ", " + flag(Option::random) + " and " + flag(Option::frames) +
+              ": give at most one way to define the frames");
   // Messages only on failure: a batch can hold millions of terms.
   for (const auto& frame : spec.frames) {
     for (const auto& t : frame.seidel)
       if (!(std::isfinite(t.waves) && t.m >= 0 && t.l >= t.m && t.l <= max_seidel_power))
-        throw InputError("--seidel " + to_string(t) + ": out of range");
+        throw InputError(flag(Option::seidel) + " " + to_string(t) + ": out of range");
     for (const auto& t : frame.zernike)
       if (!(std::isfinite(t.waves) && t.j >= 1))
-        throw InputError("--zernike " + to_string(t) + ": out of range");
+        throw InputError(flag(Option::zernike) + " " + to_string(t) + ": out of range");
   }
   check_computable(spec, g);
 }
@@ -177,8 +175,9 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
       spec.whole_batch > 0 ? spec.whole_batch : batch_size(spec), use);
   if (p.pupil->amplitude_maps > 1 &&
       (spec.normalization == Normalization::peak || spec.optics.photons))
-    throw InputError("--pupil-amplitude: one amplitude map per frame needs --normalize none or "
-                     "sum and no --photons (both take one aperture's sum of A)");
+    throw InputError(flag(Option::pupil_amplitude) + ": one amplitude map per frame needs " +
+                     flag(Option::normalize) + " none or sum and no " + flag(Option::photons) +
+                     " (both take one aperture's sum of A)");
   check_spectrum_range(spec, p);
   p.metrics = make_metrics_plan(spec, g, p);
   return p;

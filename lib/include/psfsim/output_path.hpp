@@ -15,16 +15,17 @@ struct InputFile {
   std::filesystem::path path;
 };
 
-// Throws InputError, naming `option` and the path, when `path` is no file name (empty,
+// Throws InputError, naming `named_by` and the path, when `path` is no file name (empty,
 // a folder or a symbolic link to one, a name longer than the file system allows), is one of
 // `inputs` (same device and inode, through a symbolic link too), or exists and is not to be
 // replaced: only a regular file is ever replaced, and only with `force` (never a symbolic
 // link, a FIFO, a device or a socket). Throws RuntimeFailure with
 // the system's reason when no file can be created in the folder (tried for real, so
 // read-only mounts are caught before any computing). Then removes the stale partial files
-// of that folder (remove_stale_partials). `option` is --output, or --fits for export.
+// of that folder (remove_stale_partials). `named_by` is the option that names the path:
+// --fits for export; empty for --output.
 void check_output_path(const std::filesystem::path& path, bool force,
-                       std::string_view option = "--output",
+                       std::string_view named_by = {},
                        std::span<const InputFile> inputs = {});
 
 // HOST-PID of this process: what marks its partial files as its own.
