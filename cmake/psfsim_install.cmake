@@ -16,7 +16,8 @@ install(DIRECTORY configs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/psfsim/configs
 # The libraries under their exported names: psfsim::core, psfsim::cpu, psfsim::cuda, and the
 # composition root psfsim_backends as psfsim::psfsim, which links the others.
 set(_psfsim_libraries psfsim_core psfsim_cpu psfsim_backends)
-set(_psfsim_include_dirs lib/include/ cpu/include/ backends/include/)
+set(_psfsim_include_dirs lib/model/include/ lib/run/include/ lib/io/include/ cpu/include/
+                         backends/include/)
 if(PSFSIM_HAVE_CUDA)
   list(APPEND _psfsim_libraries psfsim_cuda)
   list(APPEND _psfsim_include_dirs cuda/include/)

@@ -14,7 +14,7 @@
 #include "psfsim/psf_run.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "psfsim/units.hpp"
-#include "../lib/src/optical_sampling.hpp"
+#include "../lib/run/src/optical_sampling.hpp"
 #include "test_support.hpp"
 
 namespace psfsim::test {
