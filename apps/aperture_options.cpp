@@ -3,6 +3,7 @@
 #include "option_checks.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/pupil_maps.hpp"
+#include "psfsim/run_plan.hpp"
 
 namespace psfsim::app {
 

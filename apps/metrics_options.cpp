@@ -4,7 +4,7 @@
 
 #include "option_checks.hpp"
 #include "psfsim/number_text.hpp"
-#include "psfsim/run_spec.hpp"
+#include "psfsim/run_plan.hpp"
 
 namespace psfsim::app {
 

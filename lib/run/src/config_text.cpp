@@ -1,6 +1,7 @@
 #include "psfsim/config_text.hpp"
 
 #include "psfsim/number_text.hpp"
+#include "psfsim/run_plan.hpp"
 #include "psfsim/units.hpp"
 
 #include <cstdint>

@@ -5,6 +5,7 @@
 
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/run_plan.hpp"
 
 namespace psfsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "psfsim/run_spec.hpp"
+#include "psfsim/run_plan.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -52,10 +52,6 @@ std::string wisdom_cache_path() {
     base = home + "/.cache";
   }
   return base + "/psfsim/fftw-wisdom";
-}
-
-std::size_t batch_size(const RunSpec& spec) noexcept {
-  return spec.drawn ? static_cast<std::size_t>(spec.drawn->random.count) : spec.frames.size();
 }
 
 void validate(const RunSpec& spec) {
