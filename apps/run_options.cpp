@@ -4,6 +4,7 @@
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
+#include "psfsim/frames_file.hpp"
 #include "psfsim/pupil_maps.hpp"
 #include "psfsim/run_plan.hpp"
 

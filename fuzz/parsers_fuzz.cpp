@@ -17,6 +17,7 @@
 #include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
+#include "psfsim/frames_file.hpp"
 #include "psfsim/metrics.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/phase_terms.hpp"

@@ -13,6 +13,7 @@
 #include "../lib/model/include/psfsim/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
+#include "psfsim/frames_file.hpp"
 #include "test_support.hpp"
 
 namespace psfsim::test {
