@@ -10,7 +10,7 @@
 #include <random>
 #include <thread>
 
-#include "../lib/model/include/psfsim/contiguous_parallel.hpp"
+#include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
 #include "psfsim/frames_file.hpp"

@@ -6,7 +6,7 @@
 #include <istream>
 #include <random>
 
-#include "contiguous_parallel.hpp"
+#include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
 
