@@ -1,4 +1,4 @@
-// The cores psfsim sizes its threads by: the process's affinity mask (lib/src/host_cores.cpp)
+// The cores psfsim sizes its threads by: the process's affinity mask (lib/model/src/host_cores.cpp)
 // and an MPI rank's share (apps/rank_resources.cpp).
 #include <gtest/gtest.h>
 #include <sched.h>
