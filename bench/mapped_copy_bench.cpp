@@ -1,4 +1,4 @@
-// The copy MappedFrames makes (lib/src/mapped_frames.cpp), alone: a file's space allocated
+// The copy MappedFrames makes (lib/io/src/mapped_frames.cpp), alone: a file's space allocated
 // ahead by fallocate in 32 MiB steps on one thread, and calls of frames copied behind it into
 // a shared mapping by THREADS threads, each faulting its pages in with MADV_POPULATE_WRITE
 // (POPULATE 1) or page by page (0). ZERO threads may first read the allocated pages in

@@ -13,10 +13,13 @@ install(TARGETS psfsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Run
 install(DIRECTORY configs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/psfsim/configs
         COMPONENT Runtime FILES_MATCHING PATTERN "*.toml")
 
-# The libraries under their exported names: psfsim::core, psfsim::cpu, psfsim::cuda, and the
-# composition root psfsim_backends as psfsim::psfsim, which links the others.
-set(_psfsim_libraries psfsim_core psfsim_cpu psfsim_backends)
-set(_psfsim_include_dirs lib/include/ cpu/include/ backends/include/)
+# The libraries under their exported names: psfsim::model, psfsim::run, psfsim::io (lib/'s
+# layers) and psfsim::core (the three), psfsim::cpu, psfsim::cuda, psfsim::backends (the
+# composition root), and psfsim_library as psfsim::psfsim, which links them all.
+set(_psfsim_libraries psfsim_model psfsim_run psfsim_io psfsim_core psfsim_cpu psfsim_backends
+                      psfsim_library)
+set(_psfsim_include_dirs lib/model/include/ lib/run/include/ lib/io/include/ cpu/include/
+                         backends/include/)
 if(PSFSIM_HAVE_CUDA)
   list(APPEND _psfsim_libraries psfsim_cuda)
   list(APPEND _psfsim_include_dirs cuda/include/)
@@ -25,12 +28,12 @@ foreach(library IN LISTS _psfsim_libraries)
   string(REPLACE "psfsim_" "" _export_name ${library})
   set_target_properties(${library} PROPERTIES EXPORT_NAME ${_export_name})
 endforeach()
-set_target_properties(psfsim_backends PROPERTIES EXPORT_NAME psfsim)
+set_target_properties(psfsim_library PROPERTIES EXPORT_NAME psfsim)
 install(TARGETS ${_psfsim_libraries} EXPORT psfsimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development)
 install(DIRECTORY ${_psfsim_include_dirs} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         COMPONENT Development FILES_MATCHING PATTERN "*.hpp")
-install(FILES ${PROJECT_BINARY_DIR}/lib/generated/psfsim/build_config.hpp
+install(FILES ${PROJECT_BINARY_DIR}/lib/run/generated/psfsim/build_config.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/psfsim COMPONENT Development)
 
 install(EXPORT psfsimTargets NAMESPACE psfsim:: DESTINATION ${PSFSIM_INSTALL_CMAKEDIR}

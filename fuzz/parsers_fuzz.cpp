@@ -16,6 +16,7 @@
 #include "psfsim/effective_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
+#include "psfsim/frames_file.hpp"
 #include "psfsim/metrics.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/option_table.hpp"

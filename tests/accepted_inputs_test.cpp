@@ -18,6 +18,7 @@
 #include "psfsim/metric_math.hpp"
 #include "psfsim/phase_polynomial.hpp"
 #include "psfsim/pupil_facts.hpp"
+#include "psfsim/pupil_maps.hpp"
 #include "psfsim/units.hpp"
 #include "psfsim/zernike.hpp"
 #include "test_support.hpp"
@@ -202,6 +203,7 @@ TEST(AcceptedRms, LargePistonLeavesTheRmsWavefront) {
   const std::string dir = test::fresh_dir("rms_piston");
   ApertureSpec with_map;
   with_map.opd = npy(dir, "piston", std::vector<double>(static_cast<std::size_t>(n) * n, 1e9));
+  read_pupil_maps(with_map);
   const PupilFacts mapped(n, 2 * n, Grid::centered, 0.0, with_map, 0.0, 1);
   EXPECT_NEAR(rms(defocus, mapped), want, 1e-9);
 }

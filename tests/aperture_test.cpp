@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 #include <numbers>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -315,6 +316,28 @@ TEST(PupilMapFiles, OwnApertureFromEveryFormatReproducesTheBuiltInPsfBitForBit) 
         EXPECT_EQ(run_frame(mapped), built_in);
       }
     }
+}
+
+// The sampler reads no file: it takes the maps io read into the spec (read_pupil_maps), and a
+// map the spec names but io has not read (or read for another name) is the caller's mistake.
+TEST(PupilMapFiles, TheSamplerTakesTheMapsIoReadIntoTheSpec) {
+  const int n = 16;
+  const Maps maps = annulus_maps("maps-read", n, 0.25);
+  const Dims dims{static_cast<std::size_t>(n), static_cast<std::size_t>(n)};
+  write_npy(maps.dir + "/a.npy", dims, maps.annulus);
+  write_npy(maps.dir + "/b.npy", dims, maps.annulus);
+  ApertureSpec a;
+  a.amplitude = maps.dir + "/a.npy";
+  EXPECT_THROW(PupilFacts(n, 2 * n, Grid::centered, 0.0, a, 0.0, 1), std::logic_error);
+  read_pupil_maps(a);
+  ASSERT_TRUE(a.amplitude_map);
+  EXPECT_FALSE(a.opd_map);
+  EXPECT_EQ(a.amplitude_map->source, a.amplitude);
+  EXPECT_EQ(a.amplitude_map->values, maps.annulus);
+  const PupilFacts sampled(n, 2 * n, Grid::centered, 0.0, a, 0.0, 1);
+  EXPECT_EQ(sampled.amplitude, maps.annulus);
+  a.amplitude = maps.dir + "/b.npy";
+  EXPECT_THROW(PupilFacts(n, 2 * n, Grid::centered, 0.0, a, 0.0, 1), std::logic_error);
 }
 
 // --photons counts the pupil's energy, sum A^2 (Parseval), not sum A: a half-transmitting

@@ -10,9 +10,10 @@
 #include <random>
 #include <thread>
 
-#include "../lib/src/contiguous_parallel.hpp"
+#include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
+#include "psfsim/frames_file.hpp"
 #include "test_support.hpp"
 
 namespace psfsim::test {

@@ -1,5 +1,5 @@
-// The cores psfsim sizes its threads by: the process's affinity mask (lib/src/host_cores.cpp)
-// and an MPI rank's share (apps/mpi/rank_resources.cpp).
+// The cores psfsim sizes its threads by: the process's affinity mask
+// (lib/model/src/host_cores.cpp) and an MPI rank's share (apps/mpi/rank_resources.cpp).
 #include <gtest/gtest.h>
 #include <sched.h>
 

@@ -8,6 +8,7 @@
 
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
+#include "psfsim/frames_file.hpp"
 #include "psfsim/number_text.hpp"
 #include "test_support.hpp"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/run_spec.hpp"
+#include "psfsim/run_plan.hpp"
 
 namespace psfsim {
 namespace {

@@ -12,10 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
 
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/frame_collector.hpp"
 #include "psfsim/psf_run.hpp"
+#include "psfsim/pupil_maps.hpp"
 #include "psfsim/pupil_math.hpp"
 
 namespace psfsim::test {
@@ -70,7 +72,10 @@ std::vector<std::vector<double>> compute_frames(const std::string& backend, cons
 }
 
 std::vector<std::vector<double>> run_spec_frames(const RunSpec& spec) {
-  PsfRun run(spec, builtin_backends());
+  // As psfsim run does (to_run_spec), the maps the aperture names are read before the run.
+  RunSpec read = spec;
+  read_pupil_maps(read.aperture);
+  PsfRun run(std::move(read), builtin_backends());
   FrameCollector collected;
   (void)run.execute(collected);
   std::vector<std::vector<double>> out;

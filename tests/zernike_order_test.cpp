@@ -17,6 +17,7 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_collector.hpp"
 #include "psfsim/frame_sources.hpp"
+#include "psfsim/frames_file.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/phase_polynomial.hpp"
 #include "psfsim/psf_run.hpp"

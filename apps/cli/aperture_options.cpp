@@ -2,6 +2,7 @@
 
 #include "psfsim/errors.hpp"
 #include "psfsim/pupil_maps.hpp"
+#include "psfsim/run_plan.hpp"
 
 namespace psfsim::app {
 

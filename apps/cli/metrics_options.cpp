@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "psfsim/number_text.hpp"
-#include "psfsim/run_spec.hpp"
+#include "psfsim/run_plan.hpp"
 
 namespace psfsim::app {
 

@@ -3,6 +3,9 @@
 #include "option_setup.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_sources.hpp"
+#include "psfsim/frames_file.hpp"
+#include "psfsim/pupil_maps.hpp"
+#include "psfsim/run_plan.hpp"
 
 namespace psfsim::app {
 
@@ -63,6 +66,7 @@ RunSpec to_run_spec(const RunOptions& o) {
   else if (!o.frames.empty()) s.frames = read_frames_csv(terms, o.frames, s.zernike);
   else s.frames = {terms};
   apply(o.aperture, s);  // after the frames: a stack of maps makes the batch
+  read_pupil_maps(s.aperture);  // their values, which the sampler takes from the spec
   return s;
 }
 

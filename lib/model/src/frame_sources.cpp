@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
+#include <istream>
 #include <random>
 
-#include "contiguous_parallel.hpp"
+#include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/option_table.hpp"
@@ -221,11 +221,10 @@ std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& r) {
   return frames;
 }
 
-std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::filesystem::path& path,
-                                        const ZernikeConvention& convention) {
-  std::ifstream in(path);
+std::vector<PhaseTerms> parse_frames_csv(const PhaseTerms& fixed, std::istream& in,
+                                         const std::filesystem::path& path,
+                                         const ZernikeConvention& convention) {
   const std::string name = flag(Option::frames) + " " + path.string();
-  if (!in) reject(name, "cannot read the file");
   // Lines are read into a bounded buffer, so that a file without line ends (/dev/zero, a
   // binary file given by mistake) is refused instead of filling memory.
   constexpr std::streamsize max_line = 1 << 20;

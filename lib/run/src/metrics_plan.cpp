@@ -6,6 +6,7 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/option_table.hpp"
+#include "psfsim/run_plan.hpp"
 
 namespace psfsim {
 namespace {

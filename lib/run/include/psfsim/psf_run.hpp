@@ -12,7 +12,7 @@
 #include "psfsim/backend_registry.hpp"
 #include "psfsim/batch_terms.hpp"
 #include "psfsim/frame_sink.hpp"
-#include "psfsim/run_spec.hpp"
+#include "psfsim/run_plan.hpp"
 #include "psfsim/timing_log.hpp"
 
 namespace psfsim {

@@ -7,6 +7,7 @@
 // hold Noll terms.
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <random>
 #include <string>
 #include <string_view>
@@ -100,9 +101,11 @@ class RandomFrameDraws {
 [[nodiscard]] std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const VarySpec& vary);
 // All of RandomFrames{fixed, random}, held.
 [[nodiscard]] std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& random);
-// Throws InputError naming the file and line for a missing column, unknown term or bad number.
-[[nodiscard]] std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed,
-                                                      const std::filesystem::path& path,
-                                                      const ZernikeConvention& convention = {});
+// --frames' CSV table as `in` holds it (io's read_frames_csv opens the file); `path` names it
+// in messages. Throws InputError naming the file and line for a missing column, unknown term
+// or bad number.
+[[nodiscard]] std::vector<PhaseTerms> parse_frames_csv(const PhaseTerms& fixed, std::istream& in,
+                                                       const std::filesystem::path& path,
+                                                       const ZernikeConvention& convention = {});
 
 }  // namespace psfsim

@@ -8,7 +8,7 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/file_chunks.hpp"
 #include "psfsim/finite_check.hpp"
-#include "contiguous_parallel.hpp"
+#include "psfsim/contiguous_parallel.hpp"
 #include "detector_stage.hpp"
 
 namespace psfsim {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -10,16 +11,21 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/number_text.hpp"
 #include "psfsim/psf_plan.hpp"
-#include "psfsim/pupil_maps.hpp"
+#include "psfsim/pupil_map.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "psfsim/units.hpp"
 
 namespace psfsim {
 namespace {
 
-// The map of `option` from its file: N x N, one map or B (a stack of one map is one map).
-PupilMap read_checked(const std::string& text, const char* option, int n, std::size_t batch) {
-  PupilMap m = read_pupil_map(text, option);
+// The map of `option` as io read it from `text`: N x N, one map or B (a stack of one map is
+// one map).
+PupilMap checked_map(const std::shared_ptr<const PupilMap>& read, const std::string& text,
+                     const char* option, int n, std::size_t batch) {
+  if (!read || read->source != text)
+    throw std::logic_error(std::string(option) + " " + text +
+                           ": the map was not read (read_pupil_maps, psfsim/pupil_maps.hpp)");
+  PupilMap m = *read;
   const auto fail = [&](const std::string& why) {
     throw InputError(std::string(option) + " " + m.file + ": " + why);
   };
@@ -186,7 +192,8 @@ PupilFacts::PupilFacts(int n, int m, Grid grid, double obscuration, const Apertu
       amplitude = mask;
       amplitude_maps = 1;
     } else {
-      PupilMap file = read_checked(aperture.amplitude, "--pupil-amplitude", n, batch);
+      PupilMap file =
+          checked_map(aperture.amplitude_map, aperture.amplitude, "--pupil-amplitude", n, batch);
       amplitude = std::move(file.values);
       amplitude_maps = file.frames;
       for (std::size_t i = 0; i < amplitude.size(); ++i) amplitude[i] *= mask[i % plane];
@@ -261,7 +268,7 @@ PupilFacts::PupilFacts(int n, int m, Grid grid, double obscuration, const Apertu
   peak_scale = 1.0 / (aperture_sum * aperture_sum);
 
   if (!aperture.opd.empty()) {
-    PupilMap file = read_checked(aperture.opd, "--pupil-opd", n, batch);
+    PupilMap file = checked_map(aperture.opd_map, aperture.opd, "--pupil-opd", n, batch);
     opd = std::move(file.values);
     opd_maps = file.frames;
     const double waves_per_unit = opd_waves_per_unit(aperture, reference_wavelength_m);

@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "contiguous_parallel.hpp"
+#include "psfsim/contiguous_parallel.hpp"
 
 namespace psfsim::h5 {
 namespace {

@@ -1,8 +1,8 @@
 #pragma once
 // What every backend needs to know about the sampled pupil, worked out once per plan on the
-// host with pupil_math.hpp (and aperture_geometry.hpp, pupil_maps.hpp beyond the annulus), so
-// that the CPU builder and the GPU kernels sample the same grid, aperture and shift
-// modulation bit for bit.
+// host with pupil_math.hpp (and, beyond the annulus, aperture_geometry.hpp and the maps that
+// io read into the ApertureSpec), so that the CPU builder and the GPU kernels sample the same
+// grid, aperture and shift modulation bit for bit.
 #include <cstddef>
 #include <vector>
 
@@ -64,7 +64,8 @@ struct PupilFacts {
   PupilFacts(int samples, int padded, Grid grid, double obscuration);
   // The same with spiders, hexagons and maps. `reference_wavelength_m` turns an OPD in nm or
   // um into waves; `batch` is B, which a stack of maps must match. Throws InputError naming
-  // the option (and file) at fault, and for maps `use` says cannot be computed.
+  // the option (and file) at fault, and for maps `use` says cannot be computed. A map that
+  // `aperture` names must have been read into it (read_pupil_maps): std::logic_error if not.
   PupilFacts(int samples, int padded, Grid grid, double obscuration, const ApertureSpec& aperture,
              double reference_wavelength_m, std::size_t batch, const PupilMapUse& use = {});
 

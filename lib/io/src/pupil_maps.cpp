@@ -206,6 +206,7 @@ PupilMap read_pupil_map(std::string_view text, std::string_view option, bool hea
     if (H5Fis_hdf5(source.file.c_str()) <= 0) reader.fail("not an HDF5, NumPy .npy or FITS file");
     map = read_hdf5(source, reader, header_only);
   }
+  map.source = std::string(text);
   map.file = source.file;
   for (std::size_t i = 0; i < map.values.size(); ++i)
     if (!std::isfinite(map.values[i])) {
@@ -217,6 +218,16 @@ PupilMap read_pupil_map(std::string_view text, std::string_view option, bool hea
                   std::to_string(r) + ", column " + std::to_string(c));
     }
   return map;
+}
+
+void read_pupil_maps(ApertureSpec& a) {
+  a.amplitude_map.reset();
+  a.opd_map.reset();
+  if (!a.amplitude.empty())
+    a.amplitude_map = std::make_shared<const PupilMap>(read_pupil_map(a.amplitude,
+                                                                      "--pupil-amplitude"));
+  if (!a.opd.empty())
+    a.opd_map = std::make_shared<const PupilMap>(read_pupil_map(a.opd, "--pupil-opd"));
 }
 
 std::size_t pupil_map_frames(const ApertureSpec& a) {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "contiguous_parallel.hpp"
+#include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/detector.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/host_cores.hpp"

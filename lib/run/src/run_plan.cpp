@@ -1,5 +1,5 @@
 #include "psfsim/option_table.hpp"
-#include "psfsim/run_spec.hpp"
+#include "psfsim/run_plan.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -54,10 +54,6 @@ std::string wisdom_cache_path() {
     base = home + "/.cache";
   }
   return base + "/psfsim/fftw-wisdom";
-}
-
-std::size_t batch_size(const RunSpec& spec) noexcept {
-  return spec.drawn ? static_cast<std::size_t>(spec.drawn->random.count) : spec.frames.size();
 }
 
 void validate(const RunSpec& spec) {

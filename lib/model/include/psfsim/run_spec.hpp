@@ -1,6 +1,7 @@
 #pragma once
-// One `psfsim run`, as the user asked for it: filled from the CLI and config file, validated
-// once here, then turned into a PsfPlan for the backend and metadata for the writer.
+// One `psfsim run`, as the user asked for it: filled from the CLI and config file, then
+// validated once and turned into a PsfPlan for the backend and metadata for the writer
+// (run_plan.hpp, in the run layer).
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -12,7 +13,6 @@
 #include "psfsim/metrics.hpp"
 #include "psfsim/optics_spec.hpp"
 #include "psfsim/phase_terms.hpp"
-#include "psfsim/psf_plan.hpp"
 #include "psfsim/zernike_convention.hpp"
 
 namespace psfsim {
@@ -68,9 +68,11 @@ struct RunSpec {
 };
 
 // B: the frames held or drawn.
-[[nodiscard]] std::size_t batch_size(const RunSpec& spec) noexcept;
+[[nodiscard]] inline std::size_t batch_size(const RunSpec& spec) noexcept {
+  return spec.drawn ? static_cast<std::size_t>(spec.drawn->random.count) : spec.frames.size();
+}
 
-// Derived sizes and sampling of a valid RunSpec.
+// Derived sizes and sampling of a valid RunSpec (geometry(), run_plan.hpp).
 struct Geometry {
   int samples = 0;     // N
   int padded = 0;      // M of the FFT; 0 for an MFT run whose pixel scale no integer M gives
@@ -97,20 +99,5 @@ struct Geometry {
   // The backend's frame edge: S*K sub-pixels.
   [[nodiscard]] int computed_frame() const noexcept { return oversample * frame; }
 };
-
-// The per-user FFTW wisdom cache: $XDG_CACHE_HOME/psfsim/fftw-wisdom, else
-// ~/.cache/psfsim/fftw-wisdom; empty when neither variable gives an absolute folder.
-[[nodiscard]] std::string wisdom_cache_path();
-
-// Throws InputError naming the first offending option. Does not touch the file system.
-void validate(const RunSpec& spec);
-[[nodiscard]] Geometry geometry(const RunSpec& spec);
-// Why this run cannot compute the MTF metric, or "" when it can (--metrics all leaves it out
-// where it cannot). Throws InputError as geometry() does.
-[[nodiscard]] std::string mtf_unavailable(const RunSpec& spec);
-// The backend's plan, pupil facts included: throws InputError for an aperture without samples.
-[[nodiscard]] PsfPlan make_plan(const RunSpec& spec, int max_batch);
-// The same for a geometry already derived (and its propagation chosen for the backend).
-[[nodiscard]] PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch);
 
 }  // namespace psfsim

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <string>
 
-#include "contiguous_parallel.hpp"
+#include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/file_chunks.hpp"
 

@@ -1,13 +1,15 @@
 #pragma once
 // The pupil beyond the annulus (docs/spec.md §7): spiders, segmented hexagons, amplitude and OPD
 // maps
-// from files. Filled by the CLI; turned into the sampled pupil by pupil_facts (geometry in
-// aperture_geometry, files in pupil_maps). docs/pupils.md has the rules.
+// from files. Filled by the CLI, the maps' values by io (read_pupil_maps); turned into the
+// sampled pupil by pupil_facts (geometry in aperture_geometry). docs/pupils.md has the rules.
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "psfsim/optics_spec.hpp"  // AberrationUnits: --opd-units takes the same units
+#include "psfsim/pupil_map.hpp"
 
 namespace psfsim {
 
@@ -32,6 +34,10 @@ struct ApertureSpec {
   std::string amplitude;  // --pupil-amplitude FILE[:DATASET] as written; empty: none
   std::string opd;        // --pupil-opd FILE[:DATASET] as written; empty: none
   AberrationUnits opd_units = AberrationUnits::waves;
+  // The maps' values, read from `amplitude` and `opd` by io's read_pupil_maps before the pupil
+  // is sampled (null until then), and shared by the copies of a spec.
+  std::shared_ptr<const PupilMap> amplitude_map{};
+  std::shared_ptr<const PupilMap> opd_map{};
 
   // Only the annulus of --obscuration: the backends' span fast path, no map.
   [[nodiscard]] bool plain() const noexcept {

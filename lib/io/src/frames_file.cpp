@@ -1,0 +1,16 @@
+#include "psfsim/frames_file.hpp"
+
+#include <fstream>
+
+#include "psfsim/errors.hpp"
+
+namespace psfsim {
+
+std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::filesystem::path& path,
+                                        const ZernikeConvention& convention) {
+  std::ifstream in(path);
+  if (!in) throw InputError("--frames " + path.string() + ": cannot read the file");
+  return parse_frames_csv(fixed, in, path, convention);
+}
+
+}  // namespace psfsim
