@@ -2,6 +2,7 @@
 
 #include "psfsim/config_table.hpp"
 #include "psfsim/number_text.hpp"
+#include "psfsim/run_plan.hpp"
 #include "psfsim/units.hpp"
 
 namespace psfsim {
