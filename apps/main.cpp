@@ -17,7 +17,7 @@
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/command_line_text.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/stop_signals.hpp"
 
 namespace {

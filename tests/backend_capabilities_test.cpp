@@ -247,7 +247,7 @@ TEST(BackendCapabilities, AutoPropagationFollowsTheSelectedEntrysCostModel) {
 // host backend's are not, and neither are a device's that store frames.
 TEST(BackendCapabilities, CallsAreSizedByWhereTheBackendComputes) {
   RunSpec spec = small_spec();
-  spec.frames = std::vector<PhaseTerms>(1500);
+  spec.frames = std::vector<Aberration>(1500);
   spec.metrics.metrics = {Metric::strehl};
   spec.metrics.store = Store::metrics;
   const auto max_batch = [](const RunSpec& s, ComputeSite site) {

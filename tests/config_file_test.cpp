@@ -13,7 +13,7 @@
 
 #include "cli/command_line.hpp"
 #include "psfsim/effective_config.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "test_support.hpp"
 
 namespace psfsim::test {

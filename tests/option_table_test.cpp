@@ -10,7 +10,7 @@
 #include "cli/command_line.hpp"
 #include "cli/option_setup.hpp"
 #include "psfsim/metrics.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/option_table.hpp"
 
 namespace psfsim::test {

@@ -14,7 +14,7 @@
 #include "option_setup.hpp"
 #include "psfsim/build_config.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim::app {
 namespace {

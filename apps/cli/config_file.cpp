@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "option_setup.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/option_table.hpp"
 
 namespace psfsim::app {

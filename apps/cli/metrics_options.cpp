@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/run_plan.hpp"
 
 namespace psfsim::app {

@@ -1,7 +1,7 @@
 #include "optics_options.hpp"
 
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/spectrum.hpp"
 
 #include <cmath>

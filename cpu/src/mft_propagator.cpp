@@ -15,7 +15,7 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/host_cores.hpp"
 #include "psfsim/mft_matrix.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "sincos_turns.hpp"
 

@@ -35,7 +35,7 @@ void CallPipeline<Real>::allocate_outputs(std::size_t frame_values, std::size_t 
 }
 
 template <typename Real>
-void CallPipeline<Real>::submit(std::span<const PhasePolynomial> frames, CallSteps& steps) {
+void CallPipeline<Real>::submit(std::span<const AberrationPolynomial> frames, CallSteps& steps) {
   const auto start = CallQueue::Clock::now();
   const int count = static_cast<int>(frames.size());
   if (count < 1 || count > max_batch_)
@@ -103,7 +103,7 @@ void CallPipeline<Real>::issue_frame_copy(int slot, std::size_t offset, const Re
 // backend takes them so and they fit, else in pinned staging memory, read from there when
 // that is little traffic over the bus, else copied to the device first.
 template <typename Real>
-GraphKey CallPipeline<Real>::stage_phase_tables(std::span<const PhasePolynomial> frames, int slot,
+GraphKey CallPipeline<Real>::stage_phase_tables(std::span<const AberrationPolynomial> frames, int slot,
                                                 const CallSteps& steps) {
   const BatchTableLayout layout = batch_table_layout(frames);
   if (layout.degree > max_phase_degree)

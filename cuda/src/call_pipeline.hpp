@@ -18,7 +18,7 @@
 #include "graph_cache.hpp"
 #include "phase_table_packing.hpp"
 #include "psfsim/backend.hpp"
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/stage_times.hpp"
 #include "pupil_kernel.hpp"
@@ -63,7 +63,7 @@ class CallPipeline {
   void allocate_outputs(std::size_t frame_values, std::size_t metric_values);
   void set_maps(PupilMapBuffers maps) { maps_ = std::move(maps); }
 
-  void submit(std::span<const PhasePolynomial> frames, CallSteps& steps);
+  void submit(std::span<const AberrationPolynomial> frames, CallSteps& steps);
   [[nodiscard]] FrameBlock finish(const CallSteps& steps);
   // From the backend's destructor: nothing may still run on buffers about to be freed, and
   // the graphs go before the buffers and plans they use. Errors here are past caring about.
@@ -112,7 +112,7 @@ class CallPipeline {
   static auto& at(T& slots, int slot) noexcept {
     return slots[static_cast<std::size_t>(slot)];
   }
-  GraphKey stage_phase_tables(std::span<const PhasePolynomial> frames, int slot,
+  GraphKey stage_phase_tables(std::span<const AberrationPolynomial> frames, int slot,
                               const CallSteps& steps);
 
   int device_;

@@ -137,7 +137,7 @@ template <typename Real>
 CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     : Base(plan, open_device(plan), true), policy_(choose_execution_policy(plan_)) {
   const auto start = CallQueue::Clock::now();
-  const PupilFacts& facts = plan_.pupil_facts();
+  const SampledPupil& facts = plan_.sampled_pupil();
   peak_scale_ = facts.peak_scale;
   pupil_shape_ = {plan_.samples, plan_.padded, facts.offset, plan_.obscuration,
                   nullptr,       nullptr,       {},
@@ -224,7 +224,7 @@ void CufftBackend<Real>::require_device_memory() const {
   std::size_t needed =
       policy_.buffer_frames() * (pupil_elements() + field_elements()) * sizeof(Complex)
       + (plan_.samples + plan_.padded) * sizeof(double)                 // grid table
-      + PupilMapBuffers::bytes(plan_.pupil_facts());
+      + PupilMapBuffers::bytes(plan_.sampled_pupil());
   if (needs_device_frames()) needed += batch * plan_.frame_elements() * sizeof(Real);
   if (plan_.metrics.needs_full_plane())
     needed += policy_.buffer_frames() *

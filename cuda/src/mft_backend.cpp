@@ -196,7 +196,7 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
   pipeline_.allocate_outputs(batch * pixels(),
                              metrics.empty() ? 0 : batch * metrics.values_per_frame);
   if (!metrics.empty()) {
-    const PupilFacts& facts = plan_.pupil_facts();
+    const SampledPupil& facts = plan_.sampled_pupil();
     device_metrics_ = DeviceMetrics(metrics, k_, facts.aperture_sum, facts.energy_sum);
     if (metrics.column(Metric::rms_wavefront) != nullptr)
       moments_ = DeviceBuffer<double>(3 * static_cast<std::size_t>(schedule_.piece_frames) *
@@ -230,7 +230,7 @@ void MftBackend<Real>::require_memory() const {
   std::size_t needed = w * pieces * (n * n + n * k + k * k) * sizeof(Complex)  // piece buffers
                        + w * k * n * sizeof(Complex)                         // matrices
                        + n * sizeof(double) + w * (sizeof(double) + sizeof(Real))
-                       + PupilMapBuffers::bytes(plan_.pupil_facts())
+                       + PupilMapBuffers::bytes(plan_.sampled_pupil())
                        + BlasHandle::workspace_bytes;
   if (!schedule_.direct_write) needed += call_slots * batch * pixels() * sizeof(Real);
   std::size_t free_bytes = 0;
@@ -253,7 +253,7 @@ void MftBackend<Real>::require_memory() const {
 // and the Fourier matrices (A_k, psfsim/mft_matrix.hpp), each copied once.
 template <typename Real>
 void MftBackend<Real>::upload_constants() {
-  const PupilFacts& facts = plan_.pupil_facts();
+  const SampledPupil& facts = plan_.sampled_pupil();
   const auto upload = [](auto& buffer, const auto& values) {
     using T = typename std::decay_t<decltype(values)>::value_type;
     buffer = std::decay_t<decltype(buffer)>(values.size());

@@ -17,13 +17,13 @@ class PipelinedBackend : public Backend, protected CallSteps {
   [[nodiscard]] std::string name() const override { return "cuda"; }
   [[nodiscard]] std::string device_name() const override { return device_name_; }
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
-  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override {
+  [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override {
     submit(frames);
     return finish();
   }
   // The phase tables are packed and the batch indices copied there.
   [[nodiscard]] bool copies_frames_at_submit() const override { return true; }
-  void submit(std::span<const PhasePolynomial> frames) override { pipeline_.submit(frames, *this); }
+  void submit(std::span<const AberrationPolynomial> frames) override { pipeline_.submit(frames, *this); }
   [[nodiscard]] FrameBlock finish() override { return pipeline_.finish(*this); }
 
  protected:

@@ -1,7 +1,7 @@
 #include <string>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/option_table.hpp"
 
 namespace psfsim {

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <utility>
 
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim {
 namespace {

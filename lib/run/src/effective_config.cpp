@@ -1,7 +1,7 @@
 #include "psfsim/effective_config.hpp"
 
 #include "psfsim/config_table.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/run_plan.hpp"
 #include "psfsim/units.hpp"
 
@@ -68,7 +68,7 @@ std::string to_toml(const RunSpec& spec) {
   if (!g.physical) t.integer(Option::padded_size, g.padded);
   write_optics(t, spec.optics);
   t.text(Option::grid, to_string(spec.grid));
-  const PhaseTerms& first = spec.fixed_terms;
+  const Aberration& first = spec.fixed_terms;
   // CLI11 rejects an empty array for an option, so absent terms are absent keys.
   if (!first.seidel.empty()) t.texts(Option::seidel, as_written(first.seidel));
   if (!first.zernike.empty()) t.texts(Option::zernike, as_written(first.zernike));
