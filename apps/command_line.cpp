@@ -13,7 +13,7 @@
 #include "config_file.hpp"
 #include "psfsim/build_config.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim::app {
 namespace {

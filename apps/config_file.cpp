@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "option_checks.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim::app {
 namespace {

@@ -14,7 +14,7 @@
 #include "psfsim/config_text.hpp"
 #include "psfsim/cpu/blas_kernels.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/stop_signals.hpp"
 #include "run_command.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "option_checks.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/run_plan.hpp"
 
 namespace psfsim::app {

@@ -41,7 +41,7 @@ RunSpec rank_spec(RunSpec& user, const MpiWorld& world) {
   if (batch < static_cast<std::size_t>(ranks))
     throw InputError("mpirun -n " + std::to_string(ranks) + ": the batch has " +
                      std::to_string(batch) + " frame(s); start at most that many ranks");
-  std::vector<PhaseTerms> all;
+  std::vector<Aberration> all;
   all.swap(user.frames);
   RunSpec spec = user;
   user.frames.swap(all);

@@ -2,7 +2,7 @@
 
 #include "option_checks.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/spectrum.hpp"
 
 #include <cmath>

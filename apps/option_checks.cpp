@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim::app {
 namespace {

@@ -72,9 +72,9 @@ ZernikeConvention zernike_convention(const PupilOptions& o) {
   return {order, o.zernike_norm.empty() ? default_norm(order) : *parse_zernike_norm(o.zernike_norm)};
 }
 
-PhaseTerms parse_terms(const PupilOptions& o) {
+Aberration parse_terms(const PupilOptions& o) {
   const ZernikeOrdering order = zernike_convention(o).order;
-  PhaseTerms terms;
+  Aberration terms;
   for (const auto& t : o.seidel) terms.seidel.push_back(parse_seidel(t, "--seidel"));
   for (const auto& t : o.zernike) terms.zernike.push_back(parse_zernike(t, "--zernike", order));
   return terms;

@@ -30,7 +30,7 @@ void add_pupil_options(CLI::App& command, PupilOptions& options);
 [[nodiscard]] ZernikeConvention zernike_convention(const PupilOptions& options);
 // The fixed phase terms as written, Zernikes under zernike_convention() (to_noll maps them);
 // throws InputError naming --seidel or --zernike.
-[[nodiscard]] PhaseTerms parse_terms(const PupilOptions& options);
+[[nodiscard]] Aberration parse_terms(const PupilOptions& options);
 // Copies everything but the terms into `spec`, the Zernike convention included.
 void apply(const PupilOptions& options, RunSpec& spec);
 

@@ -3,7 +3,7 @@
 #include "option_checks.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/frame_sources.hpp"
+#include "psfsim/aberration_sources.hpp"
 #include "psfsim/frames_file.hpp"
 #include "psfsim/pupil_maps.hpp"
 #include "psfsim/run_plan.hpp"
@@ -96,7 +96,7 @@ RunSpec to_run_spec(const RunOptions& o) {
   s.compression = o.compression;
   // The effective configuration records the terms as written; the frames hold Noll terms.
   s.fixed_terms = parse_terms(o.pupil);
-  const PhaseTerms terms = to_noll(s.fixed_terms, s.zernike);
+  const Aberration terms = to_noll(s.fixed_terms, s.zernike);
   s.vary = o.vary;
   s.random = o.random;
   s.frames_file = o.frames;
@@ -104,7 +104,7 @@ RunSpec to_run_spec(const RunOptions& o) {
   if (!o.vary.empty()) s.frames = expand(terms, parse_vary(o.vary, s.zernike));
   else if (!o.random.empty()) {
     // Drawn as the run reaches them: a million frames' terms are not held.
-    s.drawn = RandomFrames{terms, parse_random(o.random, s.zernike.order)};
+    s.drawn = RandomAberrations{terms, parse_random(o.random, s.zernike.order)};
     s.frames.clear();
   }
   else if (!o.frames.empty()) s.frames = read_frames_csv(terms, o.frames, s.zernike);

@@ -9,8 +9,8 @@
 #include "option_checks.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/frame_sources.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/aberration_sources.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/output_path.hpp"
 #include "psfsim/psf_run.hpp"
 #include "psfsim/run_spec.hpp"
@@ -185,7 +185,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line,
       throw InputError("--crop " + std::to_string(k) + ": must be between 1 and " +
                        std::to_string(max_padded_size));
   if (o.propagations.empty()) throw InputError("--propagation: needs at least one value");
-  PhaseTerms terms = to_noll(parse_terms(o.pupil), zernike_convention(o.pupil));
+  Aberration terms = to_noll(parse_terms(o.pupil), zernike_convention(o.pupil));
   if (terms.seidel.empty() && terms.zernike.empty()) terms.seidel.push_back({2, 1, 1.0});
   // One spec per (N, K, propagation); fft rows whose K exceeds M are left out.
   std::vector<RunSpec> specs;
@@ -245,7 +245,7 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line,
           spec.precision = *parse_precision(precision_name);
           // Real, distinct frames (docs/spec.md §5: each frame of a batch a different defocus),
           // computed B at a time, R timed repeats after the warm-up.
-          spec.frames = b == 1 ? std::vector<PhaseTerms>{terms}
+          spec.frames = b == 1 ? std::vector<Aberration>{terms}
                                : expand(terms, VarySpec{TermId{true, 4, 0, 0}, -0.5, 0.5, b});
           spec.chunk_frames = b;
           spec.repeat = o.repeat;

@@ -21,7 +21,7 @@
 #include "mft_blas.hpp"
 #include "phase_table_packing.hpp"
 #include "psfsim/builtin_backends.hpp"
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "pupil_kernel.hpp"
 #include "stream_and_events.hpp"
@@ -54,14 +54,14 @@ psfsim::PsfPlan plan_for(int n, int k, int batch, bool stage_timing) {
   plan.pixel_centre = k / 2;
   plan.max_batch = batch;
   plan.stage_timing = stage_timing;
-  return psfsim::with_pupil_facts(plan);
+  return psfsim::with_sampled_pupil(plan);
 }
 
 // Each frame a different defocus plus one wave of rho^2 cos(phi), as docs/spec.md §5's batches.
-std::vector<psfsim::PhasePolynomial> defocus_frames(int batch) {
-  std::vector<psfsim::PhasePolynomial> out;
+std::vector<psfsim::AberrationPolynomial> defocus_frames(int batch) {
+  std::vector<psfsim::AberrationPolynomial> out;
   for (int i = 0; i < batch; ++i) {
-    psfsim::PhaseTerms t;
+    psfsim::Aberration t;
     t.seidel = {{2, 0, -1.0 + 2.0 * i / batch}, {2, 1, 1.0}};
     out.push_back(psfsim::compile_phase(t, 2));
   }

@@ -16,11 +16,11 @@
 #include "psfsim/config_text.hpp"
 #include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/frame_sources.hpp"
+#include "psfsim/aberration_sources.hpp"
 #include "psfsim/frames_file.hpp"
 #include "psfsim/metrics.hpp"
-#include "psfsim/number_text.hpp"
-#include "psfsim/phase_terms.hpp"
+#include "psfsim/text_fields.hpp"
+#include "psfsim/aberration.hpp"
 #include "psfsim/spectrum.hpp"
 #include "psfsim/units.hpp"
 
@@ -151,19 +151,19 @@ void fuzz_units(std::string_view text) {
 void fuzz_batches(std::string_view text) {
   try {
     const auto vary = psfsim::parse_vary(text);
-    if (vary.count <= 10000) (void)psfsim::expand(psfsim::PhaseTerms{}, vary);
+    if (vary.count <= 10000) (void)psfsim::expand(psfsim::Aberration{}, vary);
   } catch (const InputError&) {
   }
   try {
     const auto random = psfsim::parse_random(text);
-    if (random.count <= 10000) (void)psfsim::expand(psfsim::PhaseTerms{}, random);
+    if (random.count <= 10000) (void)psfsim::expand(psfsim::Aberration{}, random);
   } catch (const InputError&) {
   }
 }
 
 void fuzz_csv(std::string_view text) {
   try {
-    (void)psfsim::read_frames_csv(psfsim::PhaseTerms{}, file_with(text, ".csv"));
+    (void)psfsim::read_frames_csv(psfsim::Aberration{}, file_with(text, ".csv"));
   } catch (const InputError&) {
   }
 }

@@ -16,8 +16,8 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_metrics.hpp"
 #include "psfsim/metric_math.hpp"
-#include "psfsim/phase_polynomial.hpp"
-#include "psfsim/pupil_facts.hpp"
+#include "psfsim/aberration_polynomial.hpp"
+#include "psfsim/pupil_sampling.hpp"
 #include "psfsim/pupil_maps.hpp"
 #include "psfsim/units.hpp"
 #include "psfsim/zernike.hpp"
@@ -62,7 +62,7 @@ class Accepted : public ::testing::TestWithParam<std::tuple<std::string, Precisi
   [[nodiscard]] RunSpec spec() const {
     RunSpec s = test::spec_for(backend(), test::make_case(n, 2 * n, Grid::centered,
                                                           Normalization::peak), precision());
-    s.frames = {PhaseTerms{{}, {{4, 0.2}, {8, -0.15}}}};
+    s.frames = {Aberration{{}, {{4, 0.2}, {8, -0.15}}}};
     return s;
   }
   // The same frames on a polychromatic MFT run: each wavelength scales the OPD itself.
@@ -175,7 +175,7 @@ TEST_P(Accepted, AmplitudeScaleCancelsUnderPeakNormalization) {
 TEST_P(Accepted, OddSeidelPowersOfManyWavesInSinglePrecision) {
   if (precision() == Precision::double_) GTEST_SKIP() << "single against double";
   RunSpec s = spec();
-  s.frames = {PhaseTerms{{{1, 0, 1000.3}, {3, 0, 50.2}, {3, 2, 7.1}}, {}}};
+  s.frames = {Aberration{{{1, 0, 1000.3}, {3, 0, 50.2}, {3, 2, 7.1}}, {}}};
   const std::vector<double> single = frame(s, "");
   s.precision = Precision::double_;
   EXPECT_LE(relative_l2(single, frame(s, "")), test::reference_tolerance(Precision::single));
@@ -192,19 +192,19 @@ INSTANTIATE_TEST_SUITE_P(
 // The RMS wavefront is piston-free: a piston of 123456.789 waves (Zernike or map) adds
 // nothing. Before, it cancelled in sum A W^2 / sum A - mean^2 and gave 0.03 waves.
 TEST(AcceptedRms, LargePistonLeavesTheRmsWavefront) {
-  const PupilFacts facts(n, 2 * n, Grid::centered, 0.0);
-  const auto rms = [&](const PhaseTerms& t, const PupilFacts& f) {
+  const SampledPupil facts(n, 2 * n, Grid::centered, 0.0);
+  const auto rms = [&](const Aberration& t, const SampledPupil& f) {
     const WavefrontSums s = wavefront_sums(f, compile_phase(t));
     return metric::weighted_rms(s.a, s.aw, s.aw2);
   };
-  const PhaseTerms defocus{{}, {{4, 0.1}}};
+  const Aberration defocus{{}, {{4, 0.1}}};
   const double want = rms(defocus, facts);
-  EXPECT_NEAR(rms(PhaseTerms{{}, {{4, 0.1}, {1, 123456.789}}}, facts), want, 1e-9);
+  EXPECT_NEAR(rms(Aberration{{}, {{4, 0.1}, {1, 123456.789}}}, facts), want, 1e-9);
   const std::string dir = test::fresh_dir("rms_piston");
   ApertureSpec with_map;
   with_map.opd = npy(dir, "piston", std::vector<double>(static_cast<std::size_t>(n) * n, 1e9));
   read_pupil_maps(with_map);
-  const PupilFacts mapped(n, 2 * n, Grid::centered, 0.0, with_map, 0.0, 1);
+  const SampledPupil mapped(n, 2 * n, Grid::centered, 0.0, with_map, 0.0, 1);
   EXPECT_NEAR(rms(defocus, mapped), want, 1e-9);
 }
 
@@ -314,9 +314,9 @@ TEST(AcceptedRounding, EstimateBoundsTheError) {
     SCOPED_TRACE(j);
     const auto [order, m] = noll_to_nm(j);
     ASSERT_EQ(m, 0);
-    PhaseTerms t;
+    Aberration t;
     t.zernike.push_back({j, 1.0});
-    const PhasePolynomial p = compile_phase(t);
+    const AberrationPolynomial p = compile_phase(t);
     // As the backends evaluate it: the rows' polynomials in x from Horner in y, then in x.
     const auto horner = [&](double x, double y) {
       const int s = p.stride();

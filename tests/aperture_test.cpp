@@ -18,7 +18,7 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_collector.hpp"
 #include "psfsim/psf_run.hpp"
-#include "psfsim/pupil_facts.hpp"
+#include "psfsim/pupil_sampling.hpp"
 #include "psfsim/pupil_maps.hpp"
 #include "psfsim/spectrum.hpp"
 #include "psfsim/units.hpp"
@@ -127,8 +127,8 @@ TEST(ApertureGeometry, SpiderAreaIsTheAnnulusMinusTheStruts) {
       SCOPED_TRACE(std::to_string(count) + " struts at " + std::to_string(angle));
       ApertureSpec a;
       a.spiders = Spiders{count, 0.02, angle};
-      const PupilFacts plain(n, n, Grid::centered, eps);
-      const PupilFacts shaped(n, n, Grid::centered, eps, a, 0.0, 1);
+      const SampledPupil plain(n, n, Grid::centered, eps);
+      const SampledPupil shaped(n, n, Grid::centered, eps, a, 0.0, 1);
       const double struts = count * strut_area(0.02, eps);  // half width 0.02 in D = 2 units
       const double removed = (plain.aperture_sum - shaped.aperture_sum) * dx * dx;
       // Each straight edge is off by at most half a sample row along its length.
@@ -163,7 +163,7 @@ TEST(ApertureGeometry, HexagonAreasAreTheSegmentsMinusTheGaps) {
       EXPECT_NEAR(far, 1.0, 1e-12);
       ApertureSpec a;
       a.hex_segments = h;
-      const PupilFacts f(n, n, Grid::centered, 0.0, a, 0.0, 1);
+      const SampledPupil f(n, n, Grid::centered, 0.0, a, 0.0, 1);
       const double area =
           static_cast<double>(segments) * std::sqrt(3.0) / 2 * layout.flat * layout.flat;
       const double perimeter = static_cast<double>(segments) * 6 * layout.flat / std::sqrt(3.0);
@@ -182,7 +182,7 @@ TEST(ApertureGeometry, SamplesOnABoundaryAreClear) {
   // in D = 2 units): y = +-0.25 is on its edge, clear; y = 0 is blocked beyond the hub.
   ApertureSpec a;
   a.spiders = Spiders{1, 0.125, 0.0};
-  const PupilFacts f(8, 16, Grid::centered, 0.5, a, 0.0, 1);
+  const SampledPupil f(8, 16, Grid::centered, 0.5, a, 0.0, 1);
   const auto at = [&](int r, int c) { return f.amplitude[static_cast<std::size_t>(r) * 8 + c]; };
   EXPECT_EQ(at(4, 6), 0.0) << "(0.5, 0): on the strut";
   EXPECT_EQ(at(5, 6), 1.0) << "(0.5, 0.25): on the strut's edge";
@@ -205,7 +205,7 @@ TEST(ApertureGeometry, RefusesWhatLeavesNoPupil) {
   EXPECT_THROW(hex_layout(*a.hex_segments), InputError);
   a.hex_segments.reset();
   a.spiders = Spiders{360, 0.5, 0.0};
-  EXPECT_THROW(PupilFacts(16, 32, Grid::centered, 0.0, a, 0.0, 1), InputError);
+  EXPECT_THROW(SampledPupil(16, 32, Grid::centered, 0.0, a, 0.0, 1), InputError);
   EXPECT_THROW((void)parse_spiders("4", "--spiders"), InputError);
   EXPECT_THROW((void)parse_spiders("0,0.1", "--spiders"), InputError);
   EXPECT_THROW((void)parse_spiders("3,1.5", "--spiders"), InputError);
@@ -277,7 +277,7 @@ struct Maps {
 
 Maps annulus_maps(const std::string& name, int n, double eps) {
   Maps m{test::fresh_dir(name), n, {}};
-  const PupilFacts f(n, 2 * n, Grid::centered, eps);
+  const SampledPupil f(n, 2 * n, Grid::centered, eps);
   m.annulus.assign(static_cast<std::size_t>(n) * n, 0.0);
   for (int r = 0; r < n; ++r) {
     const ApertureSpan& s = f.spans[r];
@@ -303,7 +303,7 @@ TEST(PupilMapFiles, OwnApertureFromEveryFormatReproducesTheBuiltInPsfBitForBit) 
     for (const Normalization norm : {Normalization::peak, Normalization::none}) {
       RunSpec s = spec_for("cpu", n, 96, p, norm);
       s.obscuration = 0.25;
-      s.frames = {PhaseTerms{{{2, 1, 0.7}}, {{4, 0.2}, {8, -0.1}}}};
+      s.frames = {Aberration{{{2, 1, 0.7}}, {{4, 0.2}, {8, -0.1}}}};
       const auto built_in = run_frame(s);
       for (const std::string file : {"a.npy", "a32.npy", "a.fits", "a32.fits", "a.h5",
                                      "b.h5:maps/amplitude", "b.h5:/maps/amplitude"}) {
@@ -328,16 +328,16 @@ TEST(PupilMapFiles, TheSamplerTakesTheMapsIoReadIntoTheSpec) {
   write_npy(maps.dir + "/b.npy", dims, maps.annulus);
   ApertureSpec a;
   a.amplitude = maps.dir + "/a.npy";
-  EXPECT_THROW(PupilFacts(n, 2 * n, Grid::centered, 0.0, a, 0.0, 1), std::logic_error);
+  EXPECT_THROW(SampledPupil(n, 2 * n, Grid::centered, 0.0, a, 0.0, 1), std::logic_error);
   read_pupil_maps(a);
   ASSERT_TRUE(a.amplitude_map);
   EXPECT_FALSE(a.opd_map);
   EXPECT_EQ(a.amplitude_map->source, a.amplitude);
   EXPECT_EQ(a.amplitude_map->values, maps.annulus);
-  const PupilFacts sampled(n, 2 * n, Grid::centered, 0.0, a, 0.0, 1);
+  const SampledPupil sampled(n, 2 * n, Grid::centered, 0.0, a, 0.0, 1);
   EXPECT_EQ(sampled.amplitude, maps.annulus);
   a.amplitude = maps.dir + "/b.npy";
-  EXPECT_THROW(PupilFacts(n, 2 * n, Grid::centered, 0.0, a, 0.0, 1), std::logic_error);
+  EXPECT_THROW(SampledPupil(n, 2 * n, Grid::centered, 0.0, a, 0.0, 1), std::logic_error);
 }
 
 // --photons counts the pupil's energy, sum A^2 (Parseval), not sum A: a half-transmitting
@@ -378,9 +378,9 @@ TEST(PupilMapFiles, OpdOfZ4MatchesTheZernikeTermToRounding) {
     const double tolerance = p == Precision::double_ ? 1e-12 : 1e-5;
     RunSpec zernike = spec_for("cpu", n, 128, p);
     zernike.obscuration = 0.1;
-    zernike.frames = {PhaseTerms{{}, {{4, 0.3}, {7, 0.05}}}};
+    zernike.frames = {Aberration{{}, {{4, 0.3}, {7, 0.05}}}};
     RunSpec opd = zernike;
-    opd.frames = {PhaseTerms{{}, {{7, 0.05}}}};
+    opd.frames = {Aberration{{}, {{7, 0.05}}}};
     opd.aperture.opd = dir + "/z4.npy";
     EXPECT_LE(relative_l2(run_frame(opd), run_frame(zernike)), tolerance);
     // In nm and um at the wavelength; with the detector stage, whose aberration-free
@@ -410,14 +410,14 @@ TEST(PupilMapFiles, PolychromaticOpdScalesLikeTheTerms) {
   write_npy(dir + "/z4.npy", {40, 40}, z4_map(n, 120.0));  // nm
   RunSpec zernike = spec_for("cpu", n, 80, Precision::double_);
   zernike.optics.aberration_units = AberrationUnits::nm;
-  zernike.frames = {PhaseTerms{{}, {{4, 120.0}}}};
+  zernike.frames = {Aberration{{}, {{4, 120.0}}}};
   zernike.padded_size.reset();  // the pixel scale sets the sampling
   zernike.optics.pixel_scale = Angle{0.4, true};
   zernike.optics.wavelengths_text = "500nm:1,650nm:3";
   zernike.optics.spectrum = {{500e-9, 0.25}, {650e-9, 0.75}};
   zernike.crop = 25;
   RunSpec opd = zernike;
-  opd.frames = {PhaseTerms{}};
+  opd.frames = {Aberration{}};
   opd.aperture.opd = dir + "/z4.npy";
   opd.aperture.opd_units = AberrationUnits::nm;
   EXPECT_LE(relative_l2(run_frame(opd), run_frame(zernike)), 1e-12);
@@ -436,9 +436,9 @@ TEST(PupilMapFiles, StackOfOpdMapsIsOneMapPerFrame) {
   EXPECT_EQ(pupil_map_frames(ApertureSpec{{}, {}, "", dir + "/stack.npy"}), 4u);
   RunSpec zernike = spec_for("cpu", n, 64, Precision::double_);
   zernike.frames.clear();
-  for (const double c : coefficients) zernike.frames.push_back(PhaseTerms{{}, {{4, c}}});
+  for (const double c : coefficients) zernike.frames.push_back(Aberration{{}, {{4, c}}});
   RunSpec opd = zernike;
-  opd.frames.assign(4, PhaseTerms{});
+  opd.frames.assign(4, Aberration{});
   opd.aperture.opd = dir + "/stack.npy";
   for (const int chunk : {1, 3, 4}) {  // each call's frames pick their own maps
     opd.chunk_frames = chunk;
@@ -446,7 +446,7 @@ TEST(PupilMapFiles, StackOfOpdMapsIsOneMapPerFrame) {
     ASSERT_EQ(a.size(), 4u);
     for (std::size_t f = 0; f < 4; ++f) EXPECT_LE(relative_l2(a[f], b[f]), 1e-12) << f;
   }
-  opd.frames.assign(3, PhaseTerms{});
+  opd.frames.assign(3, Aberration{});
   EXPECT_THROW((void)test::run_spec_frames(opd), InputError) << "4 maps for 3 frames";
 }
 
@@ -460,7 +460,7 @@ TEST(PupilMapFiles, StackOfAmplitudeMapsNeedsAPerFrameNormalization) {
   write_npy(maps.dir + "/half.npy", {32, 32},
             std::vector<double>(stack.begin() + n * n, stack.end()));
   RunSpec s = spec_for("cpu", n, 64, Precision::double_, Normalization::sum);
-  s.frames.assign(2, PhaseTerms{{}, {{5, 0.2}}});
+  s.frames.assign(2, Aberration{{}, {{5, 0.2}}});
   s.aperture.amplitude = maps.dir + "/stack.npy";
   const auto frames = test::run_spec_frames(s);
   RunSpec one = s;
@@ -589,7 +589,7 @@ TEST(ApertureCuda, EqualsTheCpuForShapesAndMaps) {
     for (int variant = 0; variant < 7; ++variant) {
       SCOPED_TRACE("variant " + std::to_string(variant) + " " + std::string(to_string(p)));
       RunSpec s = spec_for("cpu", n, 128, p);
-      s.frames.assign(3, PhaseTerms{{{2, 1, 0.4}}, {{7, 0.1}}});
+      s.frames.assign(3, Aberration{{{2, 1, 0.4}}, {{7, 0.1}}});
       s.obscuration = 0.2;
       s.aperture.spiders = Spiders{3, 0.02, 10.0};
       if (variant == 1) s.aperture.hex_segments = HexSegments{2, 0.01, false};
@@ -610,7 +610,7 @@ TEST(ApertureCuda, EqualsTheCpuForShapesAndMaps) {
         s.crop = 24;
       }
       if (variant == 5) {  // the detector's aberration-free reference, and pieced calls
-        s.frames.assign(3, PhaseTerms{});
+        s.frames.assign(3, Aberration{});
         s.aperture.opd = dir + "/opd1.npy";
         s.optics.oversample = 2;
         s.crop = 32;
@@ -637,7 +637,7 @@ TEST(ApertureCuda, OwnApertureFileReproducesTheBuiltInPsfBitForBit) {
   for (const Precision p : {Precision::single, Precision::double_}) {
     RunSpec s = spec_for("cuda", n, 128, p);
     s.obscuration = 0.3;
-    s.frames = {PhaseTerms{{{2, 1, 0.7}}, {{4, 0.2}}}};
+    s.frames = {Aberration{{{2, 1, 0.7}}, {{4, 0.2}}}};
     RunSpec mapped = s;
     mapped.aperture.amplitude = maps.dir + "/a.npy";
     EXPECT_EQ(run_frame(mapped), run_frame(s)) << to_string(p);

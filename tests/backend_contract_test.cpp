@@ -37,7 +37,7 @@ class BackendContract : public ::testing::TestWithParam<Param> {
   }
 };
 
-PhaseTerms seidel(std::vector<SeidelTerm> terms) { return PhaseTerms{std::move(terms), {}}; }
+Aberration seidel(std::vector<SeidelTerm> terms) { return Aberration{std::move(terms), {}}; }
 
 std::string describe(const Case& c) {
   return "N=" + std::to_string(c.samples) + " M=" + std::to_string(c.padded) + " K=" +
@@ -46,15 +46,15 @@ std::string describe(const Case& c) {
 }
 
 // Tilt, defocus, coma-like, spherical and an odd l - m (rho) term.
-PhaseTerms mixed() { return seidel({{2, 1, 1.0}, {3, 1, 0.4}, {4, 0, -0.3}, {2, 0, 0.2}}); }
+Aberration mixed() { return seidel({{2, 1, 1.0}, {3, 1, 0.4}, {4, 0, -0.3}, {2, 0, 0.2}}); }
 
 // Two calls' frames: five unlike ones (one aberration-free, one with a Zernike term), then
 // the last two of them.
 struct TwoCalls {
-  std::vector<PhaseTerms> terms{mixed(), seidel({{2, 0, 1.0}}), seidel({}),
-                                seidel({{4, 0, 0.5}}), PhaseTerms{{{2, 1, -1.0}}, {{7, 0.1}}}};
-  std::vector<PhasePolynomial> full = compile_all(terms);
-  std::vector<PhasePolynomial> part = compile_all({terms.begin() + 3, terms.end()});
+  std::vector<Aberration> terms{mixed(), seidel({{2, 0, 1.0}}), seidel({}),
+                                seidel({{4, 0, 0.5}}), Aberration{{{2, 1, -1.0}}, {{7, 0.1}}}};
+  std::vector<AberrationPolynomial> full = compile_all(terms);
+  std::vector<AberrationPolynomial> part = compile_all({terms.begin() + 3, terms.end()});
 };
 
 TEST_P(BackendContract, MatchesDirectDft) {
@@ -167,7 +167,7 @@ TEST_P(BackendContract, EveryOutputElementIsRewritten) {
     SCOPED_TRACE(describe(c));
     const auto b = make(c, 5);
     const auto phases = compile_all({mixed(), seidel({{2, 0, 1.5}}), seidel({}),
-                                     seidel({{2, 1, -0.7}}), PhaseTerms{{}, {{5, 0.3}}}});
+                                     seidel({{2, 1, -0.7}}), Aberration{{}, {{5, 0.3}}}});
     const FrameBlock first = b->compute(phases);
     const auto reference = bytes_of(first, b->plan());
     const std::size_t n = first.frames * b->plan().frame_elements();

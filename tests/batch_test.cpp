@@ -12,7 +12,7 @@
 
 #include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/frame_sources.hpp"
+#include "psfsim/aberration_sources.hpp"
 #include "psfsim/frames_file.hpp"
 #include "test_support.hpp"
 
@@ -34,7 +34,7 @@ TEST_P(BatchMatchesSingles, EveryFrameEqualsItsOwnSingleRun) {
   c.padded = 111;  // odd M
   c.crop = 40;
   c.normalization = Normalization::sum;
-  const auto frames = expand(PhaseTerms{{{2, 1, 0.3}}, {}}, parse_random("4-11,0.2,7,3"));
+  const auto frames = expand(Aberration{{{2, 1, 0.3}}, {}}, parse_random("4-11,0.2,7,3"));
   const auto batch = compute_frames(backend, c, frames, precision);
   ASSERT_EQ(batch.size(), frames.size());
   for (std::size_t f = 0; f < frames.size(); ++f) {
@@ -50,8 +50,8 @@ INSTANTIATE_TEST_SUITE_P(Backends, BatchMatchesSingles,
                                             ::testing::Values(Precision::single,
                                                               Precision::double_)));
 
-TEST(FrameSources, VaryStepsLinearlyAndReplacesTheFixedValue) {
-  const auto frames = expand(PhaseTerms{{}, {{4, 9.0}, {11, 0.05}}}, parse_vary("Z4,-1,1,5"));
+TEST(AberrationSources, VaryStepsLinearlyAndReplacesTheFixedValue) {
+  const auto frames = expand(Aberration{{}, {{4, 9.0}, {11, 0.05}}}, parse_vary("Z4,-1,1,5"));
   ASSERT_EQ(frames.size(), 5u);
   const double expected[] = {-1.0, -0.5, 0.0, 0.5, 1.0};
   for (int i = 0; i < 5; ++i) {
@@ -61,7 +61,7 @@ TEST(FrameSources, VaryStepsLinearlyAndReplacesTheFixedValue) {
     EXPECT_DOUBLE_EQ(z11, 0.05);
     EXPECT_EQ(frames[i].zernike.size(), 2u);
   }
-  const auto seidel = expand(PhaseTerms{}, parse_vary("S2_0,0,2,3"));
+  const auto seidel = expand(Aberration{}, parse_vary("S2_0,0,2,3"));
   EXPECT_DOUBLE_EQ(seidel[2].seidel.at(0).waves, 2.0);
   EXPECT_EQ(seidel[2].seidel.at(0).l, 2);
 }
@@ -71,8 +71,8 @@ TEST(FrameSources, VaryStepsLinearlyAndReplacesTheFixedValue) {
 // from the same seed hold the same coefficients. An odd number of draws per frame (7) puts
 // the pairs across frame boundaries; 20,001 frames span several of the blocks in which the
 // stream is drawn while the frames are built, the last one partial.
-TEST(FrameSources, RandomDrawsAreTheSeedsBoxMullerStreamInOrder) {
-  const auto frames = expand(PhaseTerms{}, parse_random("4-10,0.35,20001,2026"));
+TEST(AberrationSources, RandomDrawsAreTheSeedsBoxMullerStreamInOrder) {
+  const auto frames = expand(Aberration{}, parse_random("4-10,0.35,20001,2026"));
   std::mt19937_64 engine(2026);
   const double sigma = 0.35 / std::sqrt(7.0);
   double spare = 0.0;
@@ -102,11 +102,11 @@ TEST(FrameSources, RandomDrawsAreTheSeedsBoxMullerStreamInOrder) {
 // Frames drawn chunk by chunk as a run reaches them, in any order (a repeat goes back to the
 // start) and from an offset into the stream (an MPI rank's block), are the held frames: the
 // same terms, bit for bit. 7 draws a frame put chunk and block starts mid-pair.
-TEST(FrameSources, DrawnFramesInAnyOrderAndFromAnOffsetAreTheHeldOnes) {
-  const PhaseTerms fixed{{{2, 1, 0.3}}, {{5, 0.02}, {4, 0.7}}};  // Z4 is drawn over
+TEST(AberrationSources, DrawnFramesInAnyOrderAndFromAnOffsetAreTheHeldOnes) {
+  const Aberration fixed{{{2, 1, 0.3}}, {{5, 0.02}, {4, 0.7}}};  // Z4 is drawn over
   const RandomSpec spec = parse_random("4-10,0.35,1001,99");
   const auto held = expand(fixed, spec);
-  const auto same = [](const PhaseTerms& a, const PhaseTerms& b) {
+  const auto same = [](const Aberration& a, const Aberration& b) {
     if (a.seidel.size() != b.seidel.size() || a.zernike.size() != b.zernike.size()) return false;
     for (std::size_t i = 0; i < a.seidel.size(); ++i)
       if (a.seidel[i].l != b.seidel[i].l || a.seidel[i].m != b.seidel[i].m ||
@@ -117,7 +117,7 @@ TEST(FrameSources, DrawnFramesInAnyOrderAndFromAnOffsetAreTheHeldOnes) {
         return false;
     return true;
   };
-  RandomFrameDraws all({fixed, spec});
+  RandomAberrationDraws all({fixed, spec});
   ASSERT_EQ(all.size(), 1001u);
   const std::pair<std::size_t, std::size_t> chunks[] = {{0, 3}, {3, 250}, {253, 1}, {600, 401},
                                                         {1, 5},  {0, 1001}, {999, 2}};
@@ -129,13 +129,13 @@ TEST(FrameSources, DrawnFramesInAnyOrderAndFromAnOffsetAreTheHeldOnes) {
   for (const std::size_t offset : {1u, 2u, 333u, 1000u}) {
     RandomSpec block = spec;
     block.count = static_cast<int>(1001 - offset);
-    RandomFrameDraws rank({fixed, block}, offset);
+    RandomAberrationDraws rank({fixed, block}, offset);
     rank.draw(0, rank.size());
     for (std::size_t f = 0; f < rank.size(); ++f)
       ASSERT_TRUE(same(rank.frame(f), held[offset + f])) << "offset " << offset << ", frame " << f;
     // Chunk by chunk from a skip to the block's start (draw(0, 0)): with 7 terms and an odd
     // offset, chunks end inside a Box-Muller pair, which the next chunk takes over.
-    RandomFrameDraws chunked({fixed, block}, offset);
+    RandomAberrationDraws chunked({fixed, block}, offset);
     chunked.draw(0, 0);
     for (std::size_t first = 0; first < chunked.size(); first += 97) {
       const std::size_t count = std::min<std::size_t>(97, chunked.size() - first);
@@ -145,15 +145,15 @@ TEST(FrameSources, DrawnFramesInAnyOrderAndFromAnOffsetAreTheHeldOnes) {
             << "offset " << offset << ", chunked, frame " << f;
     }
   }
-  const PhaseTerms any = all.any_frame();
+  const Aberration any = all.any_frame();
   EXPECT_EQ(any.seidel.size(), 1u);
   EXPECT_EQ(any.zernike.size(), 7u);  // Z4..Z10: the fixed Z4 and Z5 are drawn over
 }
 
-TEST(FrameSources, RandomIsReproducibleFromItsSeedAndHasTheRequestedRms) {
-  const auto a = expand(PhaseTerms{}, parse_random("4-15,0.1,4000,42"));
-  const auto b = expand(PhaseTerms{}, parse_random("4-15,0.1,4000,42"));
-  const auto c = expand(PhaseTerms{}, parse_random("4-15,0.1,4000,43"));
+TEST(AberrationSources, RandomIsReproducibleFromItsSeedAndHasTheRequestedRms) {
+  const auto a = expand(Aberration{}, parse_random("4-15,0.1,4000,42"));
+  const auto b = expand(Aberration{}, parse_random("4-15,0.1,4000,42"));
+  const auto c = expand(Aberration{}, parse_random("4-15,0.1,4000,43"));
   double sum_squares = 0.0;
   bool all_equal = true, any_differs = false;
   for (std::size_t f = 0; f < a.size(); ++f) {
@@ -170,7 +170,7 @@ TEST(FrameSources, RandomIsReproducibleFromItsSeedAndHasTheRequestedRms) {
   EXPECT_NEAR(std::sqrt(sum_squares / a.size()), 0.1, 0.003);
 }
 
-TEST(FrameSources, RejectsMalformedSpecifications) {
+TEST(AberrationSources, RejectsMalformedSpecifications) {
   for (const char* bad : {"Z4,0,1", "Z0,0,1,3", "Q4,0,1,3", "Z4,0,x,3", "Z4,0,1,0", "S2_3,0,1,2",
                           "Z4,nan,1,3"})
     EXPECT_THROW((void)parse_vary(bad), InputError) << bad;
@@ -183,14 +183,14 @@ std::string name_line(const std::string& name, int line) {
   return name + ".csv:" + std::to_string(line);
 }
 
-TEST(FrameSources, CsvErrorsNameTheFileAndLine) {
+TEST(AberrationSources, CsvErrorsNameTheFileAndLine) {
   const std::string dir = temp_dir();
   const auto expect_error = [&](const std::string& name, const std::string& text,
                                 const std::string& mention) {
     const std::string path = dir + "/" + name + ".csv";
     std::ofstream(path) << text;
     try {
-      (void)read_frames_csv(PhaseTerms{}, path);
+      (void)read_frames_csv(Aberration{}, path);
       ADD_FAILURE() << name << ": accepted";
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(mention), std::string::npos) << e.what();
@@ -203,7 +203,7 @@ TEST(FrameSources, CsvErrorsNameTheFileAndLine) {
   expect_error("empty", "", "no header");
   const std::string ok = dir + "/ok.csv";
   std::ofstream(ok) << "Z4, S2_1\n0.1, 0.2\n\n-0.1, 0.4\r\n";
-  const auto frames = read_frames_csv(PhaseTerms{{}, {{11, 0.05}}}, ok);
+  const auto frames = read_frames_csv(Aberration{{}, {{11, 0.05}}}, ok);
   ASSERT_EQ(frames.size(), 2u);
   EXPECT_EQ(frames[1].zernike.size(), 2u);
   EXPECT_DOUBLE_EQ(frames[1].seidel.at(0).waves, 0.4);

@@ -13,7 +13,7 @@
 
 #include "command_line.hpp"
 #include "psfsim/config_text.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "test_support.hpp"
 
 namespace psfsim::test {

@@ -1,4 +1,4 @@
-// User text on its way in and back out (psfsim/number_text.hpp): seeds read as decimal digits
+// User text on its way in and back out (psfsim/text_fields.hpp): seeds read as decimal digits
 // only, byte-order marks read past (in --frames CSV files too), and echoed text made
 // printable, byte by byte against hand-written expectations.
 #include <gtest/gtest.h>
@@ -7,9 +7,9 @@
 #include <string>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/frame_sources.hpp"
+#include "psfsim/aberration_sources.hpp"
 #include "psfsim/frames_file.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "test_support.hpp"
 
 namespace psfsim::test {
@@ -55,9 +55,9 @@ TEST(InputText, ByteOrderMarkIsDroppedOnlyAtTheStart) {
 TEST(InputText, FramesCsvWithAByteOrderMarkReadsAsWithout) {
   const std::string dir = fresh_dir("csv-bom");
   const std::string table = "Z4,S2_1\r\n0.1,0.3\r\n-0.2,0.5\r\n";
-  const auto plain = read_frames_csv(PhaseTerms{}, write_text(dir + "/plain.csv", table));
+  const auto plain = read_frames_csv(Aberration{}, write_text(dir + "/plain.csv", table));
   const auto marked =
-      read_frames_csv(PhaseTerms{}, write_text(dir + "/marked.csv", "\xef\xbb\xbf" + table));
+      read_frames_csv(Aberration{}, write_text(dir + "/marked.csv", "\xef\xbb\xbf" + table));
   ASSERT_EQ(marked.size(), 2u);
   for (std::size_t f = 0; f < plain.size(); ++f) {
     EXPECT_EQ(to_string(marked[f].zernike.at(0)), to_string(plain[f].zernike.at(0)));

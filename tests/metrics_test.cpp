@@ -104,7 +104,7 @@ Result run_metrics(const RunSpec& spec) {
 
 // A run on `backend` of one frame of `terms` with every metric; N samples, M = pad * N.
 RunSpec metric_spec(const std::string& backend, Precision precision, int n, double pad,
-                    PhaseTerms terms = {}) {
+                    Aberration terms = {}) {
   RunSpec s;
   s.backend = backend;
   s.precision = precision;
@@ -471,7 +471,7 @@ TEST(MetricsTilt, WholePixelTiltKeepsTheMaximumStrehlAndDropsTheCentreValue) {
     const double c = 1.0 / (4.0 * q);
     RunSpec s = metric_spec("cpu", Precision::double_, 64, q, {{}, {{2, c}}});
     const Result tilted = run_metrics(s);
-    s.frames = {PhaseTerms{}};
+    s.frames = {Aberration{}};
     const Result plain = run_metrics(s);
     const int m = plain.edge;
     const auto& f0 = plain.frames.front();
@@ -617,7 +617,7 @@ TEST(MetricsNormalization, NoneAndPeakAndSumGiveTheSameMetrics) {
     SCOPED_TRACE(std::string(to_string(p)));
     RunSpec s = metric_spec("cpu", p, 64, 2.0, {{{2, 1, 0.2}}, {{4, 0.1}, {7, 0.08}, {11, 0.05}}});
     s.crop = 48;
-    s.frames.push_back(PhaseTerms{{}, {{2, 0.3}, {6, -0.1}}});
+    s.frames.push_back(Aberration{{}, {{2, 0.3}, {6, -0.1}}});
     std::vector<Result> results;
     for (const Normalization norm : {Normalization::none, Normalization::peak, Normalization::sum}) {
       s.normalization = norm;
@@ -642,7 +642,7 @@ TEST(MetricsNormalization, NoneAndPeakAndSumGiveTheSameMetrics) {
 
 TEST(MetricsStore, MetricsOnlyComputesTheSameValues) {
   RunSpec s = metric_spec("cpu", Precision::single, 64, 2.0, {{}, {{4, 0.1}, {8, 0.05}}});
-  s.frames.push_back(PhaseTerms{{}, {{3, 0.2}}});
+  s.frames.push_back(Aberration{{}, {{3, 0.2}}});
   s.crop = 32;
   const Result both = run_metrics(s);
   s.metrics.store = Store::metrics;
@@ -679,7 +679,7 @@ TEST(MetricsEnergy, EeOverTheWholeFocalPlaneIsOneForEveryAperture) {
       // rounding of the transform and of a 16384-term sum.
       EXPECT_NEAR(r.at("ee"), 1.0, 1e-12);
       // and an aberration-free frame of the same aperture has strehl 1.
-      s.frames = {PhaseTerms{}};
+      s.frames = {Aberration{}};
       EXPECT_NEAR(run_metrics(s).at("strehl"), 1.0, 1e-12);
     }
 }
@@ -720,7 +720,7 @@ TEST(MetricsBatch, ChunkedBatchRowsAreTheSingleFrameRows) {
   RunSpec s = metric_spec("cpu", Precision::double_, 32, 2.0);
   s.frames.clear();
   for (int f = 0; f < 5; ++f)
-    s.frames.push_back(PhaseTerms{{}, {{2, 0.1 * f}, {3, -0.05 * f}, {4, 0.02 * f}}});
+    s.frames.push_back(Aberration{{}, {{2, 0.1 * f}, {3, -0.05 * f}, {4, 0.02 * f}}});
   s.chunk_frames = 2;  // calls of 2, 2 and 1 frames
   const Result batch = run_metrics(s);
   ASSERT_EQ(batch.rows.size(), 5u);
@@ -781,8 +781,8 @@ TEST(MetricsCuda, EqualsTheCpuForEveryMetric) {
     for (int variant = 0; variant < 7; ++variant) {
       SCOPED_TRACE("variant " + std::to_string(variant) + " " + std::string(to_string(p)));
       RunSpec s = metric_spec("cpu", p, 64, 2.0, {{{2, 1, 0.2}}, {{4, 0.1}, {7, 0.08}}});
-      s.frames.push_back(PhaseTerms{});
-      s.frames.push_back(PhaseTerms{{}, {{2, 0.25}, {11, 0.05}}});
+      s.frames.push_back(Aberration{});
+      s.frames.push_back(Aberration{{}, {{2, 0.25}, {11, 0.05}}});
       s.obscuration = 0.2;
       if (variant == 1) {  // a crop, metrics only
         s.crop = 40;

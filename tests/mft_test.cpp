@@ -64,7 +64,7 @@ std::vector<std::complex<double>> smooth_pupils(int n, Grid grid, int count, dou
 }
 
 // The pupil of the FFT path for Seidel terms, as test_support's direct_dft_psf builds it.
-std::vector<std::complex<double>> seidel_pupil(int n, Grid grid, const PhaseTerms& terms) {
+std::vector<std::complex<double>> seidel_pupil(int n, Grid grid, const Aberration& terms) {
   std::vector<std::complex<double>> p(static_cast<std::size_t>(n) * n);
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c) {
@@ -175,7 +175,7 @@ TYPED_TEST(Mft, MatchesTheDirectSumAboutAnyPixelCentre) {
 TYPED_TEST(Mft, EqualsTheFftCropAtTheFftPixelScale) {
   using Real = TypeParam;
   const Precision precision = precision_of<Real>;
-  const PhaseTerms terms{{{2, 1, 1.0}, {3, 1, 0.4}, {4, 0, -0.3}, {2, 0, 0.2}}, {}};
+  const Aberration terms{{{2, 1, 1.0}, {3, 1, 0.4}, {4, 0, -0.3}, {2, 0, 0.2}}, {}};
   const std::vector<Case> cases{
       make_case(16, 32, Grid::centered, Normalization::none, 8, 0.0, terms),
       make_case(16, 32, Grid::centered, Normalization::none, 32, 0.0, terms),  // K = M

@@ -11,8 +11,8 @@
 
 #include "psfsim/aperture_spec.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/phase_polynomial.hpp"
-#include "psfsim/pupil_facts.hpp"
+#include "psfsim/aberration_polynomial.hpp"
+#include "psfsim/pupil_sampling.hpp"
 #include "psfsim/pupil_map.hpp"
 #include "psfsim/units.hpp"
 #include "psfsim/zernike.hpp"
@@ -50,7 +50,7 @@ TEST(ModelOnly, ZernikePolynomialsMatchNollsTable) {
         const double want = noll_closed_form(j, r, t);
         EXPECT_NEAR(zernike_polar(j, r, t), want, 1e-13);
         // The Cartesian tables every backend evaluates, at the same point.
-        const PhasePolynomial p = compile_phase(PhaseTerms{{}, {{j, 1.0}}});
+        const AberrationPolynomial p = compile_phase(Aberration{{}, {{j, 1.0}}});
         EXPECT_NEAR(p.evaluate(r * std::cos(t), r * std::sin(t)), want, 1e-13);
       }
 }
@@ -86,8 +86,8 @@ TEST(ModelOnly, TheSamplerTakesAMapMadeInMemory) {
   ApertureSpec aperture;
   aperture.amplitude = map->source;
   aperture.amplitude_map = map;
-  const PupilFacts clear(n, 2 * n, Grid::centered, 0.0);
-  const PupilFacts half(n, 2 * n, Grid::centered, 0.0, aperture, 0.0, 1);
+  const SampledPupil clear(n, 2 * n, Grid::centered, 0.0);
+  const SampledPupil half(n, 2 * n, Grid::centered, 0.0, aperture, 0.0, 1);
   EXPECT_EQ(half.amplitude_maps, 1u);
   EXPECT_EQ(half.aperture_sum, 0.5 * clear.aperture_sum);
   EXPECT_EQ(half.energy_sum, 0.25 * clear.aperture_sum);

@@ -17,7 +17,7 @@ namespace {
 
 std::vector<Case> reference_cases() {
   std::vector<Case> cases;
-  auto add = [&](int n, int m, Grid g, PhaseTerms t, double eps) {
+  auto add = [&](int n, int m, Grid g, Aberration t, double eps) {
     Case c;
     c.samples = n;
     c.padded = m;

@@ -31,7 +31,7 @@ RunSpec base_spec(const std::string& backend, Precision precision, int n, Grid g
   s.wisdom = "none";
   s.fft_effort = FftEffort::estimate;
   s.normalization = Normalization::none;
-  s.frames = {PhaseTerms{{{2, 1, 0.4}, {4, 0, 0.2}}, {{5, 0.05}, {8, -0.03}}}};
+  s.frames = {Aberration{{{2, 1, 0.4}, {4, 0, 0.2}}, {{5, 0.05}, {8, -0.03}}}};
   return s;
 }
 
@@ -44,7 +44,7 @@ std::vector<double> run_frame(const RunSpec& spec, std::size_t index = 0) {
 // evaluation; pixel q at theta_q = (q - centre) s.
 std::vector<double> direct_mft(const RunSpec& spec, int k, double s, double centre) {
   const int n = spec.samples;
-  const PhasePolynomial phase = compile_phase(spec.frames.front());
+  const AberrationPolynomial phase = compile_phase(spec.frames.front());
   std::vector<std::complex<double>> pupil(static_cast<std::size_t>(n) * n);
   std::vector<double> x(n);
   for (int i = 0; i < n; ++i)
@@ -117,7 +117,7 @@ TEST_P(Backends, SpectrumIsTheWeightedSumOfMonochromaticRuns) {
   RunSpec poly = base_spec(backend(), precision(), 32, Grid::centered);
   // OPD in nm: the same surface error at every wavelength, as each monochromatic run sees it.
   poly.optics.aberration_units = AberrationUnits::nm;
-  poly.frames = {PhaseTerms{{{2, 1, 200.0}}, {{5, 30.0}, {8, -20.0}}}};
+  poly.frames = {Aberration{{{2, 1, 200.0}}, {{5, 30.0}, {8, -20.0}}}};
   poly.optics.diameter_m = 2.0;
   poly.optics.pixel_scale = parse_angle("25mas", "--pixel-scale", false);
   poly.optics.wavelengths_text = "500nm:1,650nm:3";
@@ -142,7 +142,7 @@ TEST_P(Backends, SpectrumIsTheWeightedSumOfMonochromaticRuns) {
 // at the same pixel centres: agreement to the pupil's sampling error (N = 128: about 1e-3).
 TEST_P(Backends, ClearPupilSpectrumMatchesTheAiryPattern) {
   RunSpec poly = base_spec(backend(), precision(), 128, Grid::centered);
-  poly.frames = {PhaseTerms{}};
+  poly.frames = {Aberration{}};
   poly.normalization = Normalization::peak;
   poly.optics.diameter_m = 6.5;
   poly.optics.pixel_scale = parse_angle("6mas", "--pixel-scale", false);
@@ -202,7 +202,7 @@ TEST_P(Backends, JitterConservesEnergyAwayFromTheEdge) {
   plain.optics.propagation = Propagation::mft;
   plain.optics.pixel_scale = Angle{0.25, true};
   plain.crop = 160;  // +-20 lambda/D: the halo beyond holds under 1% of the energy
-  plain.frames = {PhaseTerms{}};
+  plain.frames = {Aberration{}};
   RunSpec jittered = plain;
   jittered.optics.jitter = Angle{0.5, true};
   const auto a = run_frame(plain), b = run_frame(jittered);
@@ -216,7 +216,7 @@ TEST_P(Backends, JitterConservesEnergyAwayFromTheEdge) {
 // total is Poisson with that mean, plus read noise, within 5 standard deviations.
 TEST_P(Backends, PhotonsFillTheFocalPlaneAndNoiseIsReproducible) {
   RunSpec spec = base_spec(backend(), precision(), 32, Grid::centered);
-  spec.frames = {PhaseTerms{}, PhaseTerms{{}, {{4, 0.1}}}};
+  spec.frames = {Aberration{}, Aberration{{}, {{4, 0.1}}}};
   spec.crop = 64;  // the whole FFT frame (M = 64): nothing is lost
   const double photons = 1e6, background = 3.0, read_noise = 2.0;
   spec.optics.photons = photons;

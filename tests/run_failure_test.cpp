@@ -26,7 +26,7 @@ class ScriptedBackend final : public Backend {
   [[nodiscard]] std::string name() const override { return "scripted"; }
   [[nodiscard]] std::string device_name() const override { return "test double"; }
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
-  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override {
+  [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override {
     std::vector<float>& out = buffers_[next_ ^= 1];
     out.assign(frames.size() * plan_.frame_elements(), 1.0f);
     if (bad_frame_ >= done_ && bad_frame_ < done_ + frames.size())
@@ -66,7 +66,7 @@ RunSpec five_frames(const std::string& out) {
   RunSpec s;
   s.backend = "scripted";
   s.samples = 16;
-  s.frames = std::vector<PhaseTerms>(5);
+  s.frames = std::vector<Aberration>(5);
   s.chunk_frames = 2;
   s.output = out;
   return s;
@@ -89,7 +89,7 @@ TEST(RunFailure, NonFiniteFrameIsNamedAndNothingIsWritten) {
       const std::string out = dir + "/x.h5";
       const BackendRegistry registry = scripted(c.bad_frame, poison);
       RunSpec spec = five_frames(out);
-      spec.frames = std::vector<PhaseTerms>(c.frames);
+      spec.frames = std::vector<Aberration>(c.frames);
       spec.chunk_frames = c.frames > 5 ? static_cast<int>(c.frames) : 2;
       spec.compression = c.compression;
       try {

@@ -26,12 +26,12 @@ class CopyingBackend final : public Backend {
   [[nodiscard]] std::string device_name() const override { return "test double"; }
   [[nodiscard]] const PsfPlan& plan() const override { return inner_->plan(); }
   [[nodiscard]] bool copies_frames_at_submit() const override { return true; }
-  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override {
+  [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override {
     submit(frames);
     return finish();
   }
-  void submit(std::span<const PhasePolynomial> frames) override {
-    for (const PhasePolynomial& f : frames) EXPECT_EQ(f.batch_index, next_index_++);
+  void submit(std::span<const AberrationPolynomial> frames) override {
+    for (const AberrationPolynomial& f : frames) EXPECT_EQ(f.batch_index, next_index_++);
     pending_[submitted_++ % 2].assign(frames.begin(), frames.end());
   }
   [[nodiscard]] FrameBlock finish() override {
@@ -40,7 +40,7 @@ class CopyingBackend final : public Backend {
 
  private:
   std::unique_ptr<Backend> inner_;
-  std::vector<PhasePolynomial> pending_[2];
+  std::vector<AberrationPolynomial> pending_[2];
   std::size_t submitted_ = 0;
   std::size_t finished_ = 0;
   long long next_index_ = 0;
@@ -69,7 +69,7 @@ TEST(RunPipeline, PhasesCompiledWhileTheCallRunsReachEveryCallInOrder) {
   spec.wisdom = "none";   // FFTW's estimate plans: the two runs make the same plan
   spec.frames.clear();
   for (int f = 0; f < 37; ++f)
-    spec.frames.push_back(PhaseTerms{{{2, 0, 0.05 * f}}, {{7, 0.01 * (f % 5)}}});
+    spec.frames.push_back(Aberration{{{2, 0, 0.05 * f}}, {{7, 0.01 * (f % 5)}}});
   const auto run = [&](const std::string& backend, FrameCollector& frames) {
     RunSpec s = spec;
     s.backend = backend;

@@ -6,7 +6,7 @@
 
 #include "h5_snapshot.hpp"
 #include "psfsim/builtin_backends.hpp"
-#include "psfsim/frame_sources.hpp"
+#include "psfsim/aberration_sources.hpp"
 #include "psfsim/psf_file_writer.hpp"
 #include "psfsim/psf_run.hpp"
 #include "test_support.hpp"
@@ -27,7 +27,7 @@ const std::string common =
     "run --backend cpu --samples 24 --pad-factor 2 --crop 21 --normalize sum --precision double "
     "--seidel 2,1,0.3 --chunk-frames 2 --quiet";
 
-void expect_frames_in_order(const H5Snapshot& file, const std::vector<PhaseTerms>& frames) {
+void expect_frames_in_order(const H5Snapshot& file, const std::vector<Aberration>& frames) {
   const std::vector<double>& psf = file.datasets.at("/psf");
   ASSERT_EQ(file.shapes.at("/psf"), (std::vector<unsigned long long>{frames.size(), 21, 21}));
   const std::size_t per_frame = 21 * 21;
@@ -50,7 +50,7 @@ TEST(StreamedFile, VaryKeepsFrameOrderAndParameters) {
   for (std::size_t f = 0; f < 7; ++f) EXPECT_DOUBLE_EQ(z4[f], -1.0 + f / 3.0) << "frame " << f;
   const std::vector<double>& tilt = file.datasets.at("/parameters/S2_1");
   EXPECT_EQ(tilt, std::vector<double>(7, 0.3));
-  expect_frames_in_order(file, expand(PhaseTerms{{{2, 1, 0.3}}, {}}, parse_vary("Z4,-1,1,7")));
+  expect_frames_in_order(file, expand(Aberration{{{2, 1, 0.3}}, {}}, parse_vary("Z4,-1,1,7")));
 }
 
 TEST(StreamedFile, RandomDrawsKeepFrameOrderAndParameters) {
@@ -58,7 +58,7 @@ TEST(StreamedFile, RandomDrawsKeepFrameOrderAndParameters) {
   const auto r = run_psfsim(common + " --random 4-8,0.2,5,11 -o " + out);
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   const H5Snapshot file = read_h5(out);
-  const auto frames = expand(PhaseTerms{{{2, 1, 0.3}}, {}}, parse_random("4-8,0.2,5,11"));
+  const auto frames = expand(Aberration{{{2, 1, 0.3}}, {}}, parse_random("4-8,0.2,5,11"));
   for (int j = 4; j <= 8; ++j) {
     const std::vector<double>& stored = file.datasets.at("/parameters/Z" + std::to_string(j));
     ASSERT_EQ(stored.size(), frames.size());
@@ -79,10 +79,10 @@ TEST(StreamedFile, DrawnFramesComputeAsTheHeldOnes) {
   held.chunk_frames = 3;
   held.repeat = 2;
   const RandomSpec random = parse_random("4-10,0.2,8,5");
-  held.frames = expand(PhaseTerms{}, random);
+  held.frames = expand(Aberration{}, random);
   RunSpec drawn = held;
   drawn.frames.clear();
-  drawn.drawn = RandomFrames{PhaseTerms{}, random};
+  drawn.drawn = RandomAberrations{Aberration{}, random};
   ASSERT_EQ(batch_size(drawn), 8u);
   EXPECT_EQ(run_spec_frames(drawn), run_spec_frames(held));
 }
@@ -96,13 +96,13 @@ TEST(StreamedFile, ParametersOfFramesWithDifferentTermsAreWrittenChunkByChunk) {
   spec.output = out;
   spec.force = true;
   spec.chunk_frames = 3;
-  spec.frames = {PhaseTerms{{}, {{4, 0.1}}},
-                 PhaseTerms{{{2, 1, 0.3}}, {{4, 0.1}, {4, 0.2}}},
-                 PhaseTerms{},
-                 PhaseTerms{{}, {{11, -0.5}, {4, 0.25}}},
-                 PhaseTerms{{}, {{11, -0.5}, {4, 0.25}}},
-                 PhaseTerms{{{2, 1, -0.1}}, {}},
-                 PhaseTerms{{}, {{4, 0.7}}}};
+  spec.frames = {Aberration{{}, {{4, 0.1}}},
+                 Aberration{{{2, 1, 0.3}}, {{4, 0.1}, {4, 0.2}}},
+                 Aberration{},
+                 Aberration{{}, {{11, -0.5}, {4, 0.25}}},
+                 Aberration{{}, {{11, -0.5}, {4, 0.25}}},
+                 Aberration{{{2, 1, -0.1}}, {}},
+                 Aberration{{}, {{4, 0.7}}}};
   {
     PsfFileWriter file(out, true, "psfsim (test)");
     PsfRun run(spec, builtin_backends());

@@ -24,7 +24,7 @@ namespace psfsim::test {
 namespace fs = std::filesystem;
 
 Case make_case(int n, int m, Grid grid, Normalization norm, int crop, double eps,
-               PhaseTerms terms) {
+               Aberration terms) {
   Case c;
   c.samples = n;
   c.padded = m;
@@ -63,7 +63,7 @@ RunSpec spec_for(const std::string& backend, const Case& c, Precision precision)
 }
 
 std::vector<std::vector<double>> compute_frames(const std::string& backend, const Case& c,
-                                                const std::vector<PhaseTerms>& frames,
+                                                const std::vector<Aberration>& frames,
                                                 Precision precision) {
   RunSpec spec = spec_for(backend, c, precision);
   spec.frames = frames;
@@ -92,10 +92,10 @@ std::vector<double> compute_frame(const std::string& backend, const Case& c, Pre
 
 std::vector<std::string> compiled_backends() { return builtin_backends().names(); }
 
-std::vector<PhasePolynomial> compile_all(const std::vector<PhaseTerms>& frames) {
+std::vector<AberrationPolynomial> compile_all(const std::vector<Aberration>& frames) {
   int degree = 0;
   for (const auto& f : frames) degree = std::max(degree, required_degree(f));
-  std::vector<PhasePolynomial> out;
+  std::vector<AberrationPolynomial> out;
   for (const auto& f : frames) out.push_back(compile_phase(f, degree));
   return out;
 }

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "psfsim/backend.hpp"
-#include "psfsim/phase_polynomial.hpp"
-#include "psfsim/phase_terms.hpp"
+#include "psfsim/aberration_polynomial.hpp"
+#include "psfsim/aberration.hpp"
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/run_spec.hpp"
 
@@ -39,15 +39,15 @@ struct Case {
   int samples = 64;
   int padded = 128;
   Grid grid = Grid::centered;
-  PhaseTerms terms;
+  Aberration terms;
   double obscuration = 0.0;
   Normalization normalization = Normalization::none;
   int crop = 0;  // 0: the full M x M frame
 };
 
 [[nodiscard]] Case make_case(int n, int m, Grid grid, Normalization norm, int crop = 0,
-                            double eps = 0.0, PhaseTerms terms = {});
-// A backend's plan for `c`, pupil facts included.
+                            double eps = 0.0, Aberration terms = {});
+// A backend's plan for `c`, sampled pupil included.
 [[nodiscard]] PsfPlan plan_for(const Case& c, Precision precision, int max_batch = 1);
 // The run specification of `c` on `backend` (one frame: c.terms).
 [[nodiscard]] RunSpec spec_for(const std::string& backend, const Case& c, Precision precision);
@@ -65,14 +65,14 @@ struct Case {
 [[nodiscard]] std::vector<double> compute_frame(const std::string& backend, const Case& c,
                                                 Precision precision);
 [[nodiscard]] std::vector<std::vector<double>> compute_frames(
-    const std::string& backend, const Case& c, const std::vector<PhaseTerms>& frames,
+    const std::string& backend, const Case& c, const std::vector<Aberration>& frames,
     Precision precision);
 // The frame's intensity by a direct DFT written from docs/spec.md §1 alone (float64, Seidel terms
 // only, no psfsim pupil code), with the case's aperture, normalization and crop applied.
 [[nodiscard]] std::vector<double> direct_dft_psf(const Case& c);
 
 // Phase tables of `frames` at their common degree, as a run compiles them.
-[[nodiscard]] std::vector<PhasePolynomial> compile_all(const std::vector<PhaseTerms>& frames);
+[[nodiscard]] std::vector<AberrationPolynomial> compile_all(const std::vector<Aberration>& frames);
 // A block's frames widened to double, and its raw bytes.
 [[nodiscard]] std::vector<double> widen(const FrameBlock& block, const PsfPlan& plan);
 [[nodiscard]] std::vector<unsigned char> bytes_of(const FrameBlock& block, const PsfPlan& plan);

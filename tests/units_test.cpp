@@ -9,7 +9,7 @@
 #include <string>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim {
 namespace {

@@ -16,10 +16,10 @@
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_collector.hpp"
-#include "psfsim/frame_sources.hpp"
+#include "psfsim/aberration_sources.hpp"
 #include "psfsim/frames_file.hpp"
-#include "psfsim/number_text.hpp"
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/text_fields.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/psf_run.hpp"
 #include "psfsim/zernike.hpp"
 #include "psfsim/zernike_convention.hpp"
@@ -116,7 +116,7 @@ TEST(ZernikeOrder, EveryIndexMapsToADistinctNollTerm) {
 
 // c * Z_j as the phase model evaluates it, for a term written under `convention`.
 double written_term(int j, double c, const ZernikeConvention& convention, double x, double y) {
-  return compile_phase(to_noll(PhaseTerms{{}, {{j, c}}}, convention)).evaluate(x, y);
+  return compile_phase(to_noll(Aberration{{}, {{j, c}}}, convention)).evaluate(x, y);
 }
 
 TEST(ZernikeOrder, EachConventionNamesThePolynomialOfItsTable) {
@@ -191,23 +191,23 @@ TEST(ZernikeOrder, EachConventionNamesThePolynomialOfItsTable) {
 
 TEST(ZernikeOrder, FringeZ9WithCIsNollZ11WithCOverRootFiveAsAPhase) {
   for (const double c : {0.1, -0.37, 2.5}) {
-    const PhaseTerms mapped = to_noll(PhaseTerms{{}, {{9, c}}}, fringe);
+    const Aberration mapped = to_noll(Aberration{{}, {{9, c}}}, fringe);
     ASSERT_EQ(mapped.zernike.size(), 1u);
     EXPECT_EQ(mapped.zernike[0].j, 11);
     EXPECT_EQ(mapped.zernike[0].waves, c / std::sqrt(5.0));
-    const PhasePolynomial a = compile_phase(mapped);
-    const PhasePolynomial b = compile_phase(PhaseTerms{{}, {{11, c / std::sqrt(5.0)}}});
+    const AberrationPolynomial a = compile_phase(mapped);
+    const AberrationPolynomial b = compile_phase(Aberration{{}, {{11, c / std::sqrt(5.0)}}});
     EXPECT_EQ(a.plain, b.plain);
     EXPECT_EQ(a.with_rho, b.with_rho);
   }
   // The default convention leaves terms bit for bit as written.
-  const PhaseTerms written{{{2, 1, 0.3}}, {{4, 0.1}, {11, -0.2}}};
-  const PhaseTerms same = to_noll(written, noll);
+  const Aberration written{{{2, 1, 0.3}}, {{4, 0.1}, {11, -0.2}}};
+  const Aberration same = to_noll(written, noll);
   EXPECT_EQ(same.zernike[1].waves, -0.2);
   EXPECT_EQ(same.seidel[0].waves, 0.3);
 }
 
-std::vector<double> run_frame(const PhaseTerms& terms) {
+std::vector<double> run_frame(const Aberration& terms) {
   RunSpec s;
   s.backend = "cpu";
   s.precision = Precision::double_;
@@ -222,18 +222,18 @@ std::vector<double> run_frame(const PhaseTerms& terms) {
 TEST(ZernikeOrder, FringeZ9WithCIsNollZ11WithCOverRootFiveAsAPsf) {
   if (const std::string why = skip_reason("cpu"); !why.empty()) GTEST_SKIP() << why;
   const double c = 0.15;
-  const auto fringe_psf = run_frame(to_noll(PhaseTerms{{}, {{9, c}}}, fringe));
-  EXPECT_EQ(fringe_psf, run_frame(PhaseTerms{{}, {{11, c / std::sqrt(5.0)}}}));
+  const auto fringe_psf = run_frame(to_noll(Aberration{{}, {{9, c}}}, fringe));
+  EXPECT_EQ(fringe_psf, run_frame(Aberration{{}, {{11, c / std::sqrt(5.0)}}}));
   // Independently of the Noll tables: c(6 rho^4 - 6 rho^2 + 1) as Seidel terms (the piston
   // changes no intensity).
-  const auto seidel_psf = run_frame(PhaseTerms{{{4, 0, 6 * c}, {2, 0, -6 * c}}, {}});
+  const auto seidel_psf = run_frame(Aberration{{{4, 0, 6 * c}, {2, 0, -6 * c}}, {}});
   EXPECT_LT(relative_l2(fringe_psf, seidel_psf), reference_tolerance(Precision::double_));
   // ... and the term is there: not the unaberrated PSF.
-  EXPECT_GT(relative_l2(fringe_psf, run_frame(PhaseTerms{})), 1e-2);
+  EXPECT_GT(relative_l2(fringe_psf, run_frame(Aberration{})), 1e-2);
 }
 
 // Zernike j -> waves of a frame, for comparisons that ignore term order.
-std::map<int, double> zernikes_of(const PhaseTerms& frame) {
+std::map<int, double> zernikes_of(const Aberration& frame) {
   std::map<int, double> out;
   for (const auto& t : frame.zernike) out[t.j] = t.waves;
   return out;
@@ -241,7 +241,7 @@ std::map<int, double> zernikes_of(const PhaseTerms& frame) {
 
 TEST(ZernikeOrder, AnsiVaryRandomAndCsvHeadersReachTheSameNollTerms) {
   // ANSI 3, 4, 5 are Noll 5, 4, 6 (oblique astigmatism, defocus, vertical astigmatism).
-  const PhaseTerms fixed{{}, {{11, 0.02}}};
+  const Aberration fixed{{}, {{11, 0.02}}};
   const auto vary = expand(fixed, parse_vary("Z3,-0.5,0.5,5", ansi));
   const auto noll_vary = expand(fixed, parse_vary("Z5,-0.5,0.5,5"));
   ASSERT_EQ(vary.size(), noll_vary.size());
@@ -276,7 +276,7 @@ TEST(ZernikeOrder, AnsiVaryRandomAndCsvHeadersReachTheSameNollTerms) {
 
 TEST(ZernikeOrder, FringeVaryAndCsvValuesAreUnitNormalizedLikeZernike) {
   // Each value a frame takes equals --zernike 9,value under the same convention, bit for bit.
-  const auto vary = expand(PhaseTerms{}, parse_vary("Z9,-0.4,0.4,5", fringe));
+  const auto vary = expand(Aberration{}, parse_vary("Z9,-0.4,0.4,5", fringe));
   for (const auto& frame : vary) {
     ASSERT_EQ(frame.zernike.size(), 1u);
     EXPECT_EQ(frame.zernike[0].j, 11);
@@ -286,14 +286,14 @@ TEST(ZernikeOrder, FringeVaryAndCsvValuesAreUnitNormalizedLikeZernike) {
 
   const std::string dir = fresh_dir("zernike-order-fringe-csv");
   std::ofstream(dir + "/fringe.csv") << "Z9,Z4,Z37\n0.3,-0.2,0.01\n";
-  const auto csv = read_frames_csv(PhaseTerms{}, dir + "/fringe.csv", fringe);
-  const auto zernike = to_noll(PhaseTerms{{}, {{9, 0.3}, {4, -0.2}, {37, 0.01}}}, fringe);
+  const auto csv = read_frames_csv(Aberration{}, dir + "/fringe.csv", fringe);
+  const auto zernike = to_noll(Aberration{{}, {{9, 0.3}, {4, -0.2}, {37, 0.01}}}, fringe);
   EXPECT_EQ(zernikes_of(csv.at(0)), zernikes_of(zernike));
   EXPECT_EQ(zernikes_of(csv.at(0)).at(79), 0.01 / std::sqrt(13.0));  // Noll 79 = (12, 0)
 
   // --random's RMS is the wavefront's: the draws are Noll (RMS) coefficients whatever the norm.
-  const auto a = expand(PhaseTerms{}, parse_random("4-9,0.1,5,3", ZernikeOrdering::fringe));
-  const auto b = expand(PhaseTerms{}, parse_random("4-9,0.1,5,3", ZernikeOrdering::ansi));
+  const auto a = expand(Aberration{}, parse_random("4-9,0.1,5,3", ZernikeOrdering::fringe));
+  const auto b = expand(Aberration{}, parse_random("4-9,0.1,5,3", ZernikeOrdering::ansi));
   for (std::size_t f = 0; f < a.size(); ++f)
     for (std::size_t t = 0; t < a[f].zernike.size(); ++t)
       EXPECT_EQ(a[f].zernike[t].waves, b[f].zernike[t].waves);

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <random>
 
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/zernike.hpp"
 
 namespace psfsim {
@@ -36,7 +36,7 @@ TEST(Zernike, CartesianExpansionMatchesPolarFormUpToRadialOrder24) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int j = 1; j <= 325; ++j) {
-    const PhasePolynomial p = compile_phase(PhaseTerms{{}, {{j, 1.0}}});
+    const AberrationPolynomial p = compile_phase(Aberration{{}, {{j, 1.0}}});
     double worst = 0.0;
     for (int k = 0; k < 50; ++k) {
       double x = u(rng), y = u(rng);
@@ -54,8 +54,8 @@ TEST(Zernike, OrthonormalOverTheDiskUpToJ36) {
   constexpr int grid = 1200;
   constexpr int count = 36;
   const double h = 2.0 / grid;
-  std::vector<PhasePolynomial> z;
-  for (int j = 1; j <= count; ++j) z.push_back(compile_phase(PhaseTerms{{}, {{j, 1.0}}}, 7));
+  std::vector<AberrationPolynomial> z;
+  for (int j = 1; j <= count; ++j) z.push_back(compile_phase(Aberration{{}, {{j, 1.0}}}, 7));
   std::vector<double> gram(count * count, 0.0);
   std::vector<double> values(count);
   std::vector<double> row(8);

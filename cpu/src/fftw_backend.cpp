@@ -113,7 +113,7 @@ class FftwBackend final : public Backend {
     return threads_.workers * threads_.frame_threads;
   }
   [[nodiscard]] double plan_seconds() const override { return plan_seconds_; }
-  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override;
+  [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override;
 
  private:
   void make_plans();
@@ -123,7 +123,7 @@ class FftwBackend final : public Backend {
   [[nodiscard]] std::size_t first_spectrum_row() const noexcept {
     return spectrum_rows_ == plan_.padded ? 0 : static_cast<std::size_t>(first_row_);
   }
-  void compute_one(const PhasePolynomial& phase, Workspace<T>& ws, T* out, double* metrics,
+  void compute_one(const AberrationPolynomial& phase, Workspace<T>& ws, T* out, double* metrics,
                    std::array<double, 4>& stage_seconds);
 
   PsfPlan plan_;
@@ -158,7 +158,7 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
       threads_(choose_threads(plan.padded, plan.max_batch, plan.threads, usable_cores())),
       first_row_(pupil::crop_start(plan.padded, plan.frame)),
       spectrum_rows_(plan.metrics.needs_full_plane() ? plan.padded : plan.frame),
-      peak_scale_(plan.pupil_facts().peak_scale) {
+      peak_scale_(plan.sampled_pupil().peak_scale) {
   const std::size_t m = plan_.padded;
   const std::size_t rows = spectrum_rows_;
   const bool mtf = plan_.metrics.needs_full_plane();
@@ -289,7 +289,7 @@ void FftwBackend<T>::buffered_columns(Workspace<T>& ws) {
 }
 
 template <typename T>
-void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws, T* out,
+void FftwBackend<T>::compute_one(const AberrationPolynomial& phase, Workspace<T>& ws, T* out,
                                  double* metrics, std::array<double, 4>& stage_seconds) {
   const int o = builder_.offset();
   const std::size_t m = plan_.padded;
@@ -325,14 +325,14 @@ void FftwBackend<T>::compute_one(const PhasePolynomial& phase, Workspace<T>& ws,
   if (metrics == nullptr) return;
   t0 = Clock::now();
   const MetricsPlan& mp = plan_.metrics;
-  frame_metrics(mp, plan_.pupil_facts(), phase, out, plan_.frame, 1.0 / factor, metrics);
+  frame_metrics(mp, plan_.sampled_pupil(), phase, out, plan_.frame, 1.0 / factor, metrics);
   if (const MetricColumn* mtf = mp.column(Metric::mtf))
     mtf_.evaluate(ws.spectrum.data(), ws.otf.data(), mp, metrics + mtf->offset);
   stage_seconds[3] += seconds_since(t0);
 }
 
 template <typename T>
-FrameBlock FftwBackend<T>::compute(std::span<const PhasePolynomial> frames) {
+FrameBlock FftwBackend<T>::compute(std::span<const AberrationPolynomial> frames) {
   if (frames.empty() || frames.size() > static_cast<std::size_t>(plan_.max_batch))
     throw InputError("cpu backend: " + std::to_string(frames.size()) +
                          " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));

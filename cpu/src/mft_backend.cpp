@@ -28,7 +28,7 @@ double seconds_since(Clock::time_point t0) {
 // and maps.
 PsfPlan unpadded(PsfPlan plan) {
   plan.padded = plan.samples;
-  auto facts = std::make_shared<PupilFacts>(plan.pupil_facts());
+  auto facts = std::make_shared<SampledPupil>(plan.sampled_pupil());
   facts->padded = plan.samples;
   facts->offset = 0;
   facts->shift_waves.assign(static_cast<std::size_t>(plan.samples), 0.0);
@@ -37,7 +37,7 @@ PsfPlan unpadded(PsfPlan plan) {
 }
 
 // The rows and columns that hold aperture samples: the products skip the rest.
-MftSupport aperture_support(const PupilFacts& facts) {
+MftSupport aperture_support(const SampledPupil& facts) {
   MftSupport s{facts.samples, 0, facts.samples, 0};
   for (int r = 0; r < static_cast<int>(facts.spans.size()); ++r) {
     const ApertureSpan& span = facts.spans[r];
@@ -50,8 +50,8 @@ MftSupport aperture_support(const PupilFacts& facts) {
   return s;
 }
 
-PhasePolynomial scaled(const PhasePolynomial& p, double factor) {
-  PhasePolynomial out = p;
+AberrationPolynomial scaled(const AberrationPolynomial& p, double factor) {
+  AberrationPolynomial out = p;
   for (double& c : out.plain) c *= factor;
   for (double& c : out.with_rho) c *= factor;
   return out;
@@ -67,7 +67,7 @@ class MftBackend final : public Backend {
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
   [[nodiscard]] int threads() const override { return threads_; }
   [[nodiscard]] double plan_seconds() const override { return plan_seconds_; }
-  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override;
+  [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override;
 
  private:
   using Complex = std::complex<T>;
@@ -94,12 +94,12 @@ template <typename T>
 MftBackend<T>::MftBackend(const PsfPlan& plan)
     : plan_(plan),
       builder_(unpadded(plan)),
-      support_(aperture_support(plan.pupil_facts())),
+      support_(aperture_support(plan.sampled_pupil())),
       threads_(plan.threads > 0 ? plan.threads : usable_cores()) {
   double weights = 0.0;
   for (const auto& c : plan_.channels) weights += c.weight;
   normalization_scale_ = plan_.normalization == Normalization::peak
-                             ? plan_.pupil_facts().peak_scale / weights
+                             ? plan_.sampled_pupil().peak_scale / weights
                              : 1.0;
   const std::size_t n = plan_.samples, k = plan_.frame;
   require_memory(block_frames * (n * n + k * k) * sizeof(Complex) +
@@ -119,7 +119,7 @@ MftBackend<T>::MftBackend(const PsfPlan& plan)
 }
 
 template <typename T>
-FrameBlock MftBackend<T>::compute(std::span<const PhasePolynomial> frames) {
+FrameBlock MftBackend<T>::compute(std::span<const AberrationPolynomial> frames) {
   if (frames.empty() || frames.size() > static_cast<std::size_t>(plan_.max_batch))
     throw InputError("cpu backend: " + std::to_string(frames.size()) +
                      " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
@@ -142,7 +142,7 @@ FrameBlock MftBackend<T>::compute(std::span<const PhasePolynomial> frames) {
       auto t0 = Clock::now();
 #pragma omp parallel for num_threads(threads_) schedule(static)
       for (int f = 0; f < frames_here; ++f) {
-        const PhasePolynomial& phase = frames[first + f];
+        const AberrationPolynomial& phase = frames[first + f];
         PupilScratch& scratch = scratch_[omp_get_thread_num()];
         Complex* field = pupils_.data() + static_cast<std::size_t>(f) * n2;
         if (channel.phase_scale == 1.0) builder_.build(phase, field, scratch);
@@ -188,7 +188,7 @@ FrameBlock MftBackend<T>::compute(std::span<const PhasePolynomial> frames) {
     // Small frames are not worth waking a team for (OpenBLAS's threads may hold the cores).
 #pragma omp parallel for num_threads(threads_) schedule(static) if (frames_here * k2 > (1u << 16))
     for (int f = 0; f < frames_here; ++f)
-      frame_metrics(plan_.metrics, plan_.pupil_facts(), frames[first + f],
+      frame_metrics(plan_.metrics, plan_.sampled_pupil(), frames[first + f],
                     dst + static_cast<std::size_t>(f) * k2, plan_.frame, divisors_[f] / folded,
                     metric_rows.data() + static_cast<std::size_t>(first + f) * per_metrics);
     metrics_seconds += seconds_since(t0);

@@ -14,7 +14,7 @@
 #include "openblas_library.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/host_cores.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/pupil_math.hpp"
 #include "sincos_turns.hpp"
 

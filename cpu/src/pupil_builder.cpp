@@ -46,13 +46,13 @@ template PupilRowKernel<float> best_pupil_row_kernel<float>();
 template PupilRowKernel<double> best_pupil_row_kernel<double>();
 
 PupilBuilder::PupilBuilder(const PsfPlan& plan)
-    : facts_((static_cast<void>(plan.pupil_facts()), plan.pupil)),  // refuses a plan without
+    : facts_((static_cast<void>(plan.sampled_pupil()), plan.pupil)),  // refuses a plan without
       samples_(plan.samples),
       padded_(plan.padded),
       offset_(facts_->offset) {}
 
 template <typename T>
-void PupilBuilder::build(const PhasePolynomial& phase, std::complex<T>* field,
+void PupilBuilder::build(const AberrationPolynomial& phase, std::complex<T>* field,
                          PupilScratch& scratch, double opd_scale) const {
   clear_outer_rows(field);
   build_rows(phase, field, scratch, 0, samples_, opd_scale);
@@ -69,7 +69,7 @@ void PupilBuilder::clear_outer_rows(std::complex<T>* field) const {
 }
 
 template <typename T>
-void PupilBuilder::build_rows(const PhasePolynomial& phase, std::complex<T>* field,
+void PupilBuilder::build_rows(const AberrationPolynomial& phase, std::complex<T>* field,
                               PupilScratch& s, int first, int last, double opd_scale) const {
   const int n = samples_;
   const int stride = phase.stride();
@@ -117,15 +117,15 @@ void PupilBuilder::build_rows(const PhasePolynomial& phase, std::complex<T>* fie
   }
 }
 
-template void PupilBuilder::build<float>(const PhasePolynomial&, std::complex<float>*,
+template void PupilBuilder::build<float>(const AberrationPolynomial&, std::complex<float>*,
                                          PupilScratch&, double) const;
-template void PupilBuilder::build<double>(const PhasePolynomial&, std::complex<double>*,
+template void PupilBuilder::build<double>(const AberrationPolynomial&, std::complex<double>*,
                                           PupilScratch&, double) const;
 template void PupilBuilder::clear_outer_rows<float>(std::complex<float>*) const;
 template void PupilBuilder::clear_outer_rows<double>(std::complex<double>*) const;
-template void PupilBuilder::build_rows<float>(const PhasePolynomial&, std::complex<float>*,
+template void PupilBuilder::build_rows<float>(const AberrationPolynomial&, std::complex<float>*,
                                               PupilScratch&, int, int, double) const;
-template void PupilBuilder::build_rows<double>(const PhasePolynomial&, std::complex<double>*,
+template void PupilBuilder::build_rows<double>(const AberrationPolynomial&, std::complex<double>*,
                                                PupilScratch&, int, int, double) const;
 
 }  // namespace psfsim::cpu

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/psf_plan.hpp"
 
 namespace psfsim::cpu {
@@ -31,13 +31,13 @@ class PupilBuilder {
   // `opd_scale` multiplies the frame's OPD map (the MFT's lambda_ref / lambda_k); the maps
   // are those of phase.batch_index.
   template <typename T>
-  void build(const PhasePolynomial& phase, std::complex<T>* field, PupilScratch& scratch,
+  void build(const AberrationPolynomial& phase, std::complex<T>* field, PupilScratch& scratch,
              double opd_scale = 1.0) const;
 
   // The two halves of build(), for splitting one frame across threads: the window's rows
   // [first, last), and the zeroing of the pupil columns outside the window.
   template <typename T>
-  void build_rows(const PhasePolynomial& phase, std::complex<T>* field, PupilScratch& scratch,
+  void build_rows(const AberrationPolynomial& phase, std::complex<T>* field, PupilScratch& scratch,
                   int first, int last, double opd_scale = 1.0) const;
 
   template <typename T>
@@ -46,7 +46,7 @@ class PupilBuilder {
   [[nodiscard]] int offset() const noexcept { return offset_; }
 
  private:
-  std::shared_ptr<const PupilFacts> facts_;  // coordinates, shifts, spans and maps
+  std::shared_ptr<const SampledPupil> facts_;  // coordinates, shifts, spans and maps
   int samples_;
   int padded_;
   int offset_;

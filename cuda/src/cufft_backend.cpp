@@ -48,13 +48,13 @@ class CufftBackend final : public Backend {
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
   [[nodiscard]] std::string fused_stages() const override { return policy_.fused_stages(); }
   [[nodiscard]] double plan_seconds() const override { return plan_seconds_; }
-  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override {
+  [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override {
     submit(frames);
     return finish();
   }
   // The phase tables are packed and the batch indices copied there.
   [[nodiscard]] bool copies_frames_at_submit() const override { return true; }
-  void submit(std::span<const PhasePolynomial> frames) override;
+  void submit(std::span<const AberrationPolynomial> frames) override;
   [[nodiscard]] FrameBlock finish() override;
 
  private:
@@ -100,7 +100,7 @@ class CufftBackend final : public Backend {
     return shape;
   }
   void require_device_memory() const;
-  GraphKey stage_phase_tables(std::span<const PhasePolynomial> frames, int slot);
+  GraphKey stage_phase_tables(std::span<const AberrationPolynomial> frames, int slot);
   void issue_pipeline(const GraphKey& key);
   void issue_pupil_and_fft(const GraphKey& key, int first, int count, const Transforms& fft);
   void issue_intensity(const GraphKey& key, int first, int count);
@@ -159,7 +159,7 @@ template <typename Real>
 CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
     : plan_(plan), device_name_(open_device(plan)), policy_(choose_execution_policy(plan_)) {
   const auto start = CallQueue::Clock::now();
-  const PupilFacts& facts = plan_.pupil_facts();
+  const SampledPupil& facts = plan_.sampled_pupil();
   peak_scale_ = facts.peak_scale;
   pupil_shape_ = {plan_.samples, plan_.padded, facts.offset, plan_.obscuration,
                   nullptr,       nullptr,       {},
@@ -254,7 +254,7 @@ void CufftBackend<Real>::require_device_memory() const {
   std::size_t needed =
       policy_.buffer_frames() * (pupil_elements() + field_elements()) * sizeof(Complex)
       + (plan_.samples + plan_.padded) * sizeof(double)                 // grid table
-      + PupilMapBuffers::bytes(plan_.pupil_facts());
+      + PupilMapBuffers::bytes(plan_.sampled_pupil());
   if (needs_device_frames()) needed += batch * plan_.frame_elements() * sizeof(Real);
   if (plan_.metrics.needs_full_plane())
     needed += policy_.buffer_frames() *
@@ -289,7 +289,7 @@ void CufftBackend<Real>::require_device_memory() const {
 }
 
 template <typename Real>
-void CufftBackend<Real>::submit(std::span<const PhasePolynomial> frames) {
+void CufftBackend<Real>::submit(std::span<const AberrationPolynomial> frames) {
   const auto start = CallQueue::Clock::now();
   const int count = static_cast<int>(frames.size());
   if (count < 1 || count > plan_.max_batch)
@@ -339,7 +339,7 @@ PhaseTables CufftBackend<Real>::phase_tables(const GraphKey& key) const noexcept
 // Lays the batch's tables out for the pupil kernel: in its launch parameters when they fit,
 // else in pinned staging memory.
 template <typename Real>
-GraphKey CufftBackend<Real>::stage_phase_tables(std::span<const PhasePolynomial> frames, int slot) {
+GraphKey CufftBackend<Real>::stage_phase_tables(std::span<const AberrationPolynomial> frames, int slot) {
   const BatchTableLayout layout = batch_table_layout(frames);
   if (layout.degree > max_phase_degree)
     throw InputError("cuda backend: phase polynomial of degree " + std::to_string(layout.degree) +

@@ -130,13 +130,13 @@ class MftBackend final : public Backend {
   [[nodiscard]] std::string device_name() const override { return device_name_; }
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
   [[nodiscard]] std::string fused_stages() const override;
-  [[nodiscard]] FrameBlock compute(std::span<const PhasePolynomial> frames) override {
+  [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override {
     submit(frames);
     return finish();
   }
   // The phase tables are packed and the batch indices copied there.
   [[nodiscard]] bool copies_frames_at_submit() const override { return true; }
-  void submit(std::span<const PhasePolynomial> frames) override;
+  void submit(std::span<const AberrationPolynomial> frames) override;
   [[nodiscard]] FrameBlock finish() override;
 
  private:
@@ -149,7 +149,7 @@ class MftBackend final : public Backend {
   [[nodiscard]] std::size_t pixels() const noexcept { return plan_.frame_elements(); }
   void require_memory() const;
   void upload_constants();
-  GraphKey stage_phase_tables(std::span<const PhasePolynomial> frames, int slot);
+  GraphKey stage_phase_tables(std::span<const AberrationPolynomial> frames, int slot);
   void issue_pipeline(const GraphKey& key);
   void issue_piece(const GraphKey& key, int piece, int first, int count);
   void issue_copy(int slot, int frames, cudaStream_t stream);
@@ -221,7 +221,7 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
   }
   const MetricsPlan& metrics = plan_.metrics;
   if (!metrics.empty()) {
-    const PupilFacts& facts = plan_.pupil_facts();
+    const SampledPupil& facts = plan_.sampled_pupil();
     device_metrics_ = DeviceMetrics(metrics, k_, facts.aperture_sum, facts.energy_sum);
     for (int slot = 0; slot < call_slots; ++slot) {
       host_metrics_[slot] = PinnedBuffer<double>(batch * metrics.values_per_frame);
@@ -264,7 +264,7 @@ void MftBackend<Real>::require_memory() const {
   std::size_t needed = w * pieces * (n * n + n * k + k * k) * sizeof(Complex)  // piece buffers
                        + w * k * n * sizeof(Complex)                         // matrices
                        + n * sizeof(double) + w * (sizeof(double) + sizeof(Real))
-                       + PupilMapBuffers::bytes(plan_.pupil_facts())
+                       + PupilMapBuffers::bytes(plan_.sampled_pupil())
                        + BlasHandle::workspace_bytes;
   if (!schedule_.direct_write) needed += call_slots * batch * pixels() * sizeof(Real);
   std::size_t free_bytes = 0;
@@ -287,7 +287,7 @@ void MftBackend<Real>::require_memory() const {
 // and the Fourier matrices, each copied once.
 template <typename Real>
 void MftBackend<Real>::upload_constants() {
-  const PupilFacts& facts = plan_.pupil_facts();
+  const SampledPupil& facts = plan_.sampled_pupil();
   const auto upload = [](auto& buffer, const auto& values) {
     using T = typename std::decay_t<decltype(values)>::value_type;
     buffer = std::decay_t<decltype(buffer)>(values.size());
@@ -339,7 +339,7 @@ std::string MftBackend<Real>::fused_stages() const {
 }
 
 template <typename Real>
-void MftBackend<Real>::submit(std::span<const PhasePolynomial> frames) {
+void MftBackend<Real>::submit(std::span<const AberrationPolynomial> frames) {
   const auto start = CallQueue::Clock::now();
   const int count = static_cast<int>(frames.size());
   if (count < 1 || count > plan_.max_batch)
@@ -396,7 +396,7 @@ FrameBlock MftBackend<Real>::finish() {
 // Lays the batch's tables out in pinned staging memory: read from there by the pupil kernel
 // when that is little traffic over the bus, else copied to the device first.
 template <typename Real>
-GraphKey MftBackend<Real>::stage_phase_tables(std::span<const PhasePolynomial> frames, int slot) {
+GraphKey MftBackend<Real>::stage_phase_tables(std::span<const AberrationPolynomial> frames, int slot) {
   const BatchTableLayout layout = batch_table_layout(frames);
   if (layout.degree > max_phase_degree)
     throw InputError("cuda backend: phase polynomial of degree " + std::to_string(layout.degree) +

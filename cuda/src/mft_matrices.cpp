@@ -7,7 +7,7 @@
 namespace psfsim::cuda {
 
 std::vector<std::complex<double>> mft_matrices(const PsfPlan& plan) {
-  const std::vector<double>& x = plan.pupil_facts().coordinates;
+  const std::vector<double>& x = plan.sampled_pupil().coordinates;
   const std::size_t n = x.size();
   const std::size_t k = static_cast<std::size_t>(plan.frame);
   std::vector<std::complex<double>> a;

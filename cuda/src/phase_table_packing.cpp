@@ -25,10 +25,10 @@ void pad_table(const std::vector<double>& table, int degree, int common_degree, 
 
 }  // namespace
 
-BatchTableLayout batch_table_layout(std::span<const PhasePolynomial> frames) {
+BatchTableLayout batch_table_layout(std::span<const AberrationPolynomial> frames) {
   BatchTableLayout layout;
   layout.frames = static_cast<int>(frames.size());
-  for (const PhasePolynomial& p : frames) {
+  for (const AberrationPolynomial& p : frames) {
     const std::size_t cells = static_cast<std::size_t>(p.stride()) * p.stride();
     if (p.degree < 0 || p.plain.size() != cells ||
         (!p.with_rho.empty() && p.with_rho.size() != cells))
@@ -40,10 +40,10 @@ BatchTableLayout batch_table_layout(std::span<const PhasePolynomial> frames) {
   return layout;
 }
 
-void pack_phase_tables(std::span<const PhasePolynomial> frames, const BatchTableLayout& layout,
+void pack_phase_tables(std::span<const AberrationPolynomial> frames, const BatchTableLayout& layout,
                        double* out) {
   const std::size_t table = layout.doubles_per_frame() / (layout.with_rho ? 2 : 1);
-  for (const PhasePolynomial& p : frames) {
+  for (const AberrationPolynomial& p : frames) {
     pad_table(p.plain, p.degree, layout.degree, out);
     if (layout.with_rho) pad_table(p.with_rho, p.degree, layout.degree, out + table);
     out += layout.doubles_per_frame();

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <span>
 
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 
 namespace psfsim::cuda {
 
@@ -21,9 +21,9 @@ struct BatchTableLayout {
 };
 
 // Throws RuntimeFailure when a polynomial's tables do not match its degree.
-[[nodiscard]] BatchTableLayout batch_table_layout(std::span<const PhasePolynomial> frames);
+[[nodiscard]] BatchTableLayout batch_table_layout(std::span<const AberrationPolynomial> frames);
 // Writes layout.doubles() values to `out`.
-void pack_phase_tables(std::span<const PhasePolynomial> frames, const BatchTableLayout& layout,
+void pack_phase_tables(std::span<const AberrationPolynomial> frames, const BatchTableLayout& layout,
                        double* out);
 
 }  // namespace psfsim::cuda

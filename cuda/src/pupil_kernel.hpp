@@ -13,7 +13,7 @@ namespace psfsim::cuda {
 // collapsed row live in shared memory (32 KB at this degree). psfsim's terms stop at 24.
 inline constexpr int max_phase_degree = 40;
 
-// docs/spec.md §7's maps (PupilFacts), in device memory: N x N doubles per map, `*_stride` doubles
+// docs/spec.md §7's maps (SampledPupil), in device memory: N x N doubles per map, `*_stride` doubles
 // from one frame's map to the next (0: every frame shares one); null pointers for none.
 // With `amplitude`, A is the map (0 outside the aperture) instead of the annulus test.
 struct PupilMaps {
@@ -21,7 +21,7 @@ struct PupilMaps {
   const double* opd = nullptr;  // waves at the reference wavelength
   long long amplitude_stride = 0;
   long long opd_stride = 0;
-  // Each launched frame's batch index (PhasePolynomial::batch_index), read over the bus from
+  // Each launched frame's batch index (AberrationPolynomial::batch_index), read over the bus from
   // pinned host memory written before each launch; null: every frame is 0. A frame of -1
   // has no OPD (the aberration-free reference).
   const long long* batch_index = nullptr;

@@ -9,8 +9,8 @@
 
 #include "call_queue.hpp"
 #include "device_memory.hpp"
-#include "psfsim/phase_polynomial.hpp"
-#include "psfsim/pupil_facts.hpp"
+#include "psfsim/aberration_polynomial.hpp"
+#include "psfsim/pupil_sampling.hpp"
 #include "pupil_kernel.hpp"
 
 namespace psfsim::cuda {
@@ -18,7 +18,7 @@ namespace psfsim::cuda {
 class PupilMapBuffers {
  public:
   PupilMapBuffers() = default;
-  PupilMapBuffers(const PupilFacts& facts, int max_batch)
+  PupilMapBuffers(const SampledPupil& facts, int max_batch)
       : amplitude_(upload(facts.amplitude)), opd_(upload(facts.opd)) {
     maps_.amplitude = amplitude_.data();
     maps_.opd = opd_.data();
@@ -34,13 +34,13 @@ class PupilMapBuffers {
   }
 
   // Device bytes the maps take, for the memory estimate.
-  [[nodiscard]] static std::size_t bytes(const PupilFacts& facts) noexcept {
+  [[nodiscard]] static std::size_t bytes(const SampledPupil& facts) noexcept {
     return (facts.amplitude.size() + facts.opd.size()) * sizeof(double);
   }
 
   // Before a call's launch: its frames' batch indices, in its slot (CallQueue), which no
   // call in flight reads.
-  void set_frames(std::span<const PhasePolynomial> frames, int slot) {
+  void set_frames(std::span<const AberrationPolynomial> frames, int slot) {
     if (indices_.data() == nullptr) return;
     long long* out = indices_.data() + static_cast<std::size_t>(slot) * batch_;
     for (std::size_t f = 0; f < frames.size(); ++f) out[f] = frames[f].batch_index;

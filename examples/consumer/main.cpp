@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   try {
     psfsim::RunSpec spec;
     spec.samples = 64;
-    spec.frames = {psfsim::PhaseTerms{.zernike = {{.j = 4, .waves = 0.1}}}};
+    spec.frames = {psfsim::Aberration{.zernike = {{.j = 4, .waves = 0.1}}}};
     spec.output = argv[1];
 
     // The plan is made once, here; each execute() computes the batch into a sink.

@@ -15,23 +15,23 @@
 #include "../test_support.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 
 namespace psfsim {
 namespace {
 
-PhaseTerms terms(std::vector<SeidelTerm> seidel, std::vector<ZernikeTerm> zernike = {}) {
-  PhaseTerms t;
+Aberration terms(std::vector<SeidelTerm> seidel, std::vector<ZernikeTerm> zernike = {}) {
+  Aberration t;
   t.seidel = std::move(seidel);
   t.zernike = std::move(zernike);
   return t;
 }
 
 // One wave of rho^2 cos(phi) (a rho table), spherical, coma and a higher Zernike.
-PhaseTerms mixed_terms() { return terms({{2, 1, 1.0}, {4, 0, 0.25}}, {{7, 0.1}, {11, 0.05}}); }
+Aberration mixed_terms() { return terms({{2, 1, 1.0}, {4, 0, 0.25}}, {{7, 0.1}, {11, 0.05}}); }
 
 // Frames that differ in terms and in degree, so the batch is padded to a common degree.
-std::vector<PhaseTerms> varied_frames() {
+std::vector<Aberration> varied_frames() {
   return {terms({{2, 0, 0.5}}),                // defocus, degree 2
           terms({{2, 1, 1.0}}),                // rho table only
           terms({{3, 1, 0.3}}),                // rho^2 x: plain, degree 3
@@ -42,8 +42,8 @@ std::vector<PhaseTerms> varied_frames() {
 
 // Nine frames, one of degree 24: the tables no longer fit the kernel's parameters or a
 // cheap read over the bus, so the graph copies them to the device first.
-std::vector<PhaseTerms> nine_frames() {
-  std::vector<PhaseTerms> f = varied_frames();
+std::vector<Aberration> nine_frames() {
+  std::vector<Aberration> f = varied_frames();
   f.push_back(terms({{24, 0, 0.01}, {2, 0, -0.3}}));
   f.push_back(terms({{2, 1, -0.5}}, {{8, 0.07}}));
   f.push_back(terms({{4, 0, 0.6}}));
@@ -65,7 +65,7 @@ void expect_all_finite(const std::vector<double>& v) {
 struct CpuComparison {
   std::string label;
   test::Case shape;
-  std::vector<PhaseTerms> frames;
+  std::vector<Aberration> frames;
   Precision precision;
 };
 
@@ -94,11 +94,11 @@ test::Case shape(int n, int m, Grid grid, Normalization norm, int crop = 0, doub
 std::vector<CpuComparison> cpu_comparisons() {
   using G = Grid;
   using Nm = Normalization;
-  const std::vector<PhaseTerms> one{mixed_terms()};
+  const std::vector<Aberration> one{mixed_terms()};
   struct Row {
     std::string label;
     test::Case c;
-    std::vector<PhaseTerms> frames;
+    std::vector<Aberration> frames;
     bool double_too;
   };
   const std::vector<Row> rows = {
@@ -142,10 +142,10 @@ INSTANTIATE_TEST_SUITE_P(Cases, CudaMatchesCpu, ::testing::ValuesIn(cpu_comparis
 // precisions and with the per-frame sum normalization, and repeated calls must agree.
 TEST(CudaBackend, PiecedBatchMatchesCpu) {
   SKIP_WITHOUT_CUDA();
-  std::vector<PhaseTerms> frames;
+  std::vector<Aberration> frames;
   for (int i = 0; i < 21; ++i) {
-    std::vector<PhaseTerms> v = varied_frames();
-    PhaseTerms f = v[i % v.size()];
+    std::vector<Aberration> v = varied_frames();
+    Aberration f = v[i % v.size()];
     f.zernike.push_back({4, 0.05 * i - 0.5});
     frames.push_back(f);
   }
@@ -174,9 +174,9 @@ TEST(CudaBackend, RaisingTheDegreeBetweenCallsStaysCorrect) {
   const PsfPlan plan = test::plan_for(c, Precision::double_, 2);
   const auto gpu = make_backend("cuda", plan);
   const auto cpu = make_backend("cpu", plan);
-  for (const auto& frames : {std::vector<PhaseTerms>{terms({{2, 0, 0.5}}), terms({})},
-                             std::vector<PhaseTerms>{terms({}, {{37, 0.05}}), mixed_terms()},
-                             std::vector<PhaseTerms>{terms({{2, 1, 2.0}}), terms({{1, 1, 3.0}})}}) {
+  for (const auto& frames : {std::vector<Aberration>{terms({{2, 0, 0.5}}), terms({})},
+                             std::vector<Aberration>{terms({}, {{37, 0.05}}), mixed_terms()},
+                             std::vector<Aberration>{terms({{2, 1, 2.0}}), terms({{1, 1, 3.0}})}}) {
     const auto phases = test::compile_all(frames);
     const std::vector<double> g = test::widen(gpu->compute(phases), plan);
     const std::vector<double> r = test::widen(cpu->compute(phases), plan);
@@ -228,7 +228,7 @@ TEST(CudaBackend, BatchCopiesOverlapIntensity) {
   plan.stage_timing = true;
   const auto backend = make_backend("cuda", plan);
   EXPECT_NE(backend->fused_stages().find("transfer"), std::string::npos);
-  const std::vector<PhaseTerms> frames(16, mixed_terms());
+  const std::vector<Aberration> frames(16, mixed_terms());
   const FrameBlock block = backend->compute(test::compile_all(frames));
   const std::vector<std::string> expected{"pupil", "fft", "intensity", "transfer"};
   ASSERT_EQ(block.times.stages.size(), expected.size());

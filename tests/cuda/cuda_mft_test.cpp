@@ -19,20 +19,20 @@
 #include "../test_support.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 
 namespace psfsim {
 namespace {
 
-PhaseTerms seidel(std::vector<SeidelTerm> terms) {
-  PhaseTerms t;
+Aberration seidel(std::vector<SeidelTerm> terms) {
+  Aberration t;
   t.seidel = std::move(terms);
   return t;
 }
 
 // Defocus; one wave of rho^2 cos(phi) (a rho table); spherical with rho^3 cos(phi) coma;
 // aberration free: every frame of a batch different, odd and even in x.
-std::vector<PhaseTerms> seidel_frames() {
+std::vector<Aberration> seidel_frames() {
   return {seidel({{2, 0, 0.5}}), seidel({{2, 1, 1.0}}), seidel({{4, 0, 0.25}, {3, 1, 0.3}}),
           seidel({})};
 }
@@ -63,11 +63,11 @@ struct MftCase {
 };
 
 // Frames of `c` for `terms`, concatenated.
-std::vector<double> direct_sum(const MftCase& c, const std::vector<PhaseTerms>& frames) {
+std::vector<double> direct_sum(const MftCase& c, const std::vector<Aberration>& frames) {
   const int n = c.samples;
   const int k = c.frame;
   std::vector<double> out;
-  for (const PhaseTerms& terms : frames) {
+  for (const Aberration& terms : frames) {
     std::vector<double> amplitude(static_cast<std::size_t>(n) * n, 0.0);
     std::vector<double> waves(amplitude.size(), 0.0);
     double aperture = 0.0;
@@ -118,7 +118,7 @@ std::vector<double> direct_sum(const MftCase& c, const std::vector<PhaseTerms>& 
   return out;
 }
 
-// The plan of `c`: the grid's pupil facts from the ordinary plan, then the MFT's fields.
+// The plan of `c`: the grid's sampled pupil from the ordinary plan, then the MFT's fields.
 PsfPlan mft_plan(const MftCase& c, Precision precision, int max_batch) {
   PsfPlan plan = test::plan_for(
       test::make_case(c.samples, 2 * c.samples, c.grid, c.normalization, 0, c.obscuration),
@@ -148,7 +148,7 @@ TEST_P(CudaMftMatchesDirectSum, RelativeL2WithinTolerance) {
   SKIP_WITHOUT_CUDA();
   const MftCase& c = GetParam().c;
   const Precision precision = GetParam().precision;
-  const std::vector<PhaseTerms> frames = seidel_frames();
+  const std::vector<Aberration> frames = seidel_frames();
   const PsfPlan plan = mft_plan(c, precision, static_cast<int>(frames.size()));
   const auto backend = make_cuda(plan);
   const std::vector<double> gpu = test::widen(backend->compute(test::compile_all(frames)), plan);
@@ -210,8 +210,8 @@ class CudaMftMatchesCroppedFft : public ::testing::TestWithParam<FftCase> {};
 TEST_P(CudaMftMatchesCroppedFft, RelativeL2WithinTolerance) {
   SKIP_WITHOUT_CUDA();
   const FftCase& p = GetParam();
-  std::vector<PhaseTerms> frames = seidel_frames();
-  PhaseTerms zernike;
+  std::vector<Aberration> frames = seidel_frames();
+  Aberration zernike;
   zernike.zernike = {{7, 0.1}, {11, 0.05}, {22, 0.08}};
   frames.push_back(zernike);
   PsfPlan fft_plan = test::plan_for(p.shape, p.precision, static_cast<int>(frames.size()));
@@ -264,11 +264,11 @@ INSTANTIATE_TEST_SUITE_P(Cases, CudaMftMatchesCroppedFft, ::testing::ValuesIn(ff
 // The products' shapes differ between the two, so cuBLAS may sum in another order: the
 // tolerance is that between two backends (test::backend_tolerance).
 
-std::vector<PhaseTerms> defocus_series(int count) {
-  std::vector<PhaseTerms> frames;
-  const std::vector<PhaseTerms> base = seidel_frames();
+std::vector<Aberration> defocus_series(int count) {
+  std::vector<Aberration> frames;
+  const std::vector<Aberration> base = seidel_frames();
   for (int i = 0; i < count; ++i) {
-    PhaseTerms f = base[static_cast<std::size_t>(i) % base.size()];
+    Aberration f = base[static_cast<std::size_t>(i) % base.size()];
     f.seidel.push_back({2, 0, 0.002 * i - 0.4});
     frames.push_back(f);
   }
@@ -279,7 +279,7 @@ void expect_batch_matches_single_frames(const MftCase& c, int batch, bool stage_
                                         const std::string& fused) {
   for (const Precision precision : {Precision::single, Precision::double_}) {
     SCOPED_TRACE(c.label + " " + std::string(to_string(precision)));
-    const std::vector<PhaseTerms> frames = defocus_series(batch);
+    const std::vector<Aberration> frames = defocus_series(batch);
     PsfPlan plan = mft_plan(c, precision, batch);
     plan.stage_timing = stage_timing;
     const auto batched = make_cuda(plan);
@@ -298,7 +298,7 @@ void expect_batch_matches_single_frames(const MftCase& c, int batch, bool stage_
     const auto one = make_cuda(single);
     int failures = 0;
     for (std::size_t f = 0; f < phases.size() && failures < 10; ++f) {
-      const std::vector<PhasePolynomial> phase{phases[f]};
+      const std::vector<AberrationPolynomial> phase{phases[f]};
       const double error = test::relative_l2(frame_of(all, f, c.frame),
                                              test::widen(one->compute(phase), single));
       failures += error > test::backend_tolerance(precision);

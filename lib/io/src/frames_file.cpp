@@ -6,7 +6,7 @@
 
 namespace psfsim {
 
-std::vector<PhaseTerms> read_frames_csv(const PhaseTerms& fixed, const std::filesystem::path& path,
+std::vector<Aberration> read_frames_csv(const Aberration& fixed, const std::filesystem::path& path,
                                         const ZernikeConvention& convention) {
   std::ifstream in(path);
   if (!in) throw InputError("--frames " + path.string() + ": cannot read the file");

@@ -24,7 +24,7 @@ std::string name_of(const Key& k) {
 
 // Calls visit(position, key, waves) for each of the frame's terms, Seidel terms first.
 template <typename Visit>
-void for_each_term(const PhaseTerms& frame, Visit&& visit) {
+void for_each_term(const Aberration& frame, Visit&& visit) {
   std::size_t position = 0;
   for (const auto& t : frame.seidel) visit(position++, key_of(t), t.waves);
   for (const auto& t : frame.zernike) visit(position++, key_of(t), t.waves);
@@ -32,7 +32,7 @@ void for_each_term(const PhaseTerms& frame, Visit&& visit) {
 
 // Every term any frame uses, sorted. Frames of a batch mostly list the same terms in the same
 // order, so a frame like the one before it costs a comparison, not a set insertion.
-std::vector<Key> used_terms(std::span<const PhaseTerms> frames) {
+std::vector<Key> used_terms(std::span<const Aberration> frames) {
   std::set<Key> all;
   std::mutex all_mutex;
   for_contiguous_runs(frames.size(), [&](std::size_t lo, std::size_t hi) {
@@ -81,7 +81,7 @@ ParameterDatasets::ParameterDatasets(hid_t root, const RunSpec& spec)
     }
     sets_.push_back(std::move(set));
   }
-  if (const RandomFrameDraws* drawn = frames_.drawn()) {
+  if (const RandomAberrationDraws* drawn = frames_.drawn()) {
     std::set<Key> drawn_keys;
     for (const TermId& id : drawn->ids()) {
       const Key k = key_of(ZernikeTerm{id.j, 0.0});
@@ -112,7 +112,7 @@ void ParameterDatasets::fill_columns(std::size_t count, std::vector<double>& val
     return values[column * count + i];
   };
   std::function<void(std::size_t, std::size_t)> fill;
-  if (const RandomFrameDraws* drawn = frames_.drawn()) {
+  if (const RandomAberrationDraws* drawn = frames_.drawn()) {
     // Drawn frames: their values straight into the columns, no frame built.
     for (std::size_t c = 0; c < columns; ++c)
       std::fill_n(values.begin() + static_cast<std::ptrdiff_t>(c * count), count, fixed_row_[c]);

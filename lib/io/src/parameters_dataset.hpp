@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "hdf5_handles.hpp"
-#include "psfsim/batch_terms.hpp"
+#include "psfsim/aberration_batch.hpp"
 #include "psfsim/run_spec.hpp"
 
 namespace psfsim::h5 {
@@ -26,7 +26,7 @@ class ParameterDatasets {
   // The entries of frames [written_, written_ + count) into `values`, [column][frame].
   void fill_columns(std::size_t count, std::vector<double>& values);
 
-  BatchTerms frames_;
+  AberrationBatch frames_;
   std::vector<Key> keys_;  // sorted: the datasets' order
   // Drawn frames: the entries every frame shares (its fixed terms) and the draws' columns.
   std::vector<double> fixed_row_;

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim {
 namespace {

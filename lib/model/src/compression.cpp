@@ -1,7 +1,7 @@
 #include "psfsim/compression.hpp"
 
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim {
 

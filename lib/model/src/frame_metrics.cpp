@@ -42,7 +42,7 @@ double axis_value(const T* frame, int edge, double axis) {
 
 }  // namespace
 
-WavefrontSums wavefront_sums(const PupilFacts& facts, const PhasePolynomial& phase) {
+WavefrontSums wavefront_sums(const SampledPupil& facts, const AberrationPolynomial& phase) {
   const int n = facts.samples;
   const int stride = phase.stride();
   const bool rho = phase.uses_rho();
@@ -77,7 +77,7 @@ WavefrontSums wavefront_sums(const PupilFacts& facts, const PhasePolynomial& pha
 }
 
 template <typename T>
-void frame_metrics(const MetricsPlan& plan, const PupilFacts& facts, const PhasePolynomial& phase,
+void frame_metrics(const MetricsPlan& plan, const SampledPupil& facts, const AberrationPolynomial& phase,
                    const T* frame, int edge, double to_raw, double* row) {
   const double axis = plan.axis;
   const std::size_t radii = plan.ee_radii_pixels.size();
@@ -169,9 +169,9 @@ void frame_metrics(const MetricsPlan& plan, const PupilFacts& facts, const Phase
   }
 }
 
-template void frame_metrics<float>(const MetricsPlan&, const PupilFacts&, const PhasePolynomial&,
+template void frame_metrics<float>(const MetricsPlan&, const SampledPupil&, const AberrationPolynomial&,
                                    const float*, int, double, double*);
-template void frame_metrics<double>(const MetricsPlan&, const PupilFacts&,
-                                    const PhasePolynomial&, const double*, int, double, double*);
+template void frame_metrics<double>(const MetricsPlan&, const SampledPupil&,
+                                    const AberrationPolynomial&, const double*, int, double, double*);
 
 }  // namespace psfsim

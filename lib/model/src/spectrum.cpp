@@ -7,7 +7,7 @@
 #include <string>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/units.hpp"
 
 namespace psfsim {

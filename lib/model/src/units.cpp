@@ -8,7 +8,7 @@
 #include <span>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim {
 namespace {

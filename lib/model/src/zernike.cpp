@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "psfsim/phase_terms.hpp"
+#include "psfsim/aberration.hpp"
 #include "psfsim/zernike_convention.hpp"
 
 namespace psfsim {

@@ -7,8 +7,8 @@
 
 #include "psfsim/detector.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/text_fields.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/units.hpp"
 
 namespace psfsim {
@@ -60,7 +60,7 @@ void check_phase_rounding(const RunSpec& spec, const Geometry& g) {
                                    ? g.reference_wavelength_m / shortest
                                    : 1.0;
   const double scale = g.waves_per_unit * channel_scale;  // the terms' units to waves there
-  const auto refuse = [&](const PhaseTerms& frame, double rounding, std::size_t index) {
+  const auto refuse = [&](const Aberration& frame, double rounding, std::size_t index) {
     const ZernikeTerm* worst = nullptr;
     for (const auto& t : frame.zernike)
       if (worst == nullptr || zernike_rounding(t.j) * std::fabs(t.waves) >
@@ -73,7 +73,7 @@ void check_phase_rounding(const RunSpec& spec, const Geometry& g) {
     bool fixed = false;  // the worst term is a --zernike the user wrote
     if (worst != nullptr && !spec.drawn)
       for (const auto& written : spec.fixed_terms.zernike) {
-        const PhaseTerms noll = to_noll(PhaseTerms{{}, {written}}, spec.zernike);
+        const Aberration noll = to_noll(Aberration{{}, {written}}, spec.zernike);
         if (noll.zernike.front().j == worst->j && noll.zernike.front().waves == worst->waves) {
           source = "--zernike " + to_string(written);
           fixed = true;
@@ -106,11 +106,11 @@ void check_phase_rounding(const RunSpec& spec, const Geometry& g) {
     throw InputError(text);
   };
   if (spec.drawn) {
-    const RandomFrameDraws draws(*spec.drawn);
-    // Each drawn term's sigma, as RandomFrameDraws gives it: rms^2 shared among the terms.
+    const RandomAberrationDraws draws(*spec.drawn);
+    // Each drawn term's sigma, as RandomAberrationDraws gives it: rms^2 shared among the terms.
     const double sigma =
         spec.drawn->random.rms / std::sqrt(static_cast<double>(draws.ids().size()));
-    PhaseTerms frame = spec.drawn->fixed;
+    Aberration frame = spec.drawn->fixed;
     for (const TermId& id : draws.ids()) set_term(frame, id, max_normal_draw * sigma);
     const double rounding = phase_rounding(frame) * scale;
     if (rounding > phase_resolution_waves) refuse(frame, rounding, 0);
@@ -149,7 +149,7 @@ void check_computable(const RunSpec& spec, const Geometry& g) {
 // pass the precision's range, which the backend would find only in the frames.
 void check_spectrum_range(const RunSpec& spec, const PsfPlan& p) {
   if (p.channels.size() < 2) return;
-  const PupilFacts& facts = *p.pupil;
+  const SampledPupil& facts = *p.pupil;
   double amplitude = facts.aperture_sum;  // sum |A| of the largest map
   if (!facts.amplitude.empty()) {
     const std::size_t plane = facts.amplitude.size() / facts.amplitude_maps;

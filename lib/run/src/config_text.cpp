@@ -1,6 +1,6 @@
 #include "psfsim/config_text.hpp"
 
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/run_plan.hpp"
 #include "psfsim/units.hpp"
 
@@ -79,7 +79,7 @@ std::string to_toml(const RunSpec& spec) {
   if (!g.physical) t << "padded-size = " << g.padded << "\n";
   write_optics(t, spec.optics);
   t << "grid = " << toml_string(std::string(to_string(spec.grid))) << "\n";
-  const PhaseTerms& first = spec.fixed_terms;
+  const Aberration& first = spec.fixed_terms;
   // CLI11 rejects an empty array for an option, so absent terms are absent keys.
   if (!first.seidel.empty()) t << "seidel = " << toml_array(first.seidel) << "\n";
   if (!first.zernike.empty()) t << "zernike = " << toml_array(first.zernike) << "\n";

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/run_plan.hpp"
 
 namespace psfsim {
@@ -65,7 +65,7 @@ MetricsPlan make_metrics_plan(const RunSpec& spec, const Geometry& g, const PsfP
   if (!s.stores_metrics()) return m;
   m.columns = metric_columns(s);
   for (const auto& c : m.columns) m.values_per_frame += c.width;
-  const PupilFacts& facts = plan.pupil_facts();
+  const SampledPupil& facts = plan.sampled_pupil();
   require(!(facts.amplitude_maps > 1 &&
             (s.has(Metric::strehl) || s.has(Metric::strehl_centre) || s.has(Metric::ee))),
           "--metrics: strehl, strehl_centre and ee take one aperture's sums; one amplitude map "

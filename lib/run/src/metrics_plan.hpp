@@ -7,7 +7,7 @@ namespace psfsim {
 
 // Throws InputError naming --metrics, --ee-radii, --mtf-frequencies or --store.
 void validate_metrics(const RunSpec& spec, const Geometry& g);
-// `plan` is complete but for its metrics (channels, pixel centre, pupil facts).
+// `plan` is complete but for its metrics (channels, pixel centre, sampled pupil).
 [[nodiscard]] MetricsPlan make_metrics_plan(const RunSpec& spec, const Geometry& g,
                                             const PsfPlan& plan);
 

@@ -5,7 +5,7 @@
 #include <numbers>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/units.hpp"
 
 namespace psfsim {

@@ -44,7 +44,7 @@ int frames_per_call(const RunSpec& spec, const Geometry& g, const std::string& b
 
 }  // namespace
 
-PhaseTerms PsfRun::in_waves(PhaseTerms terms) const {
+Aberration PsfRun::in_waves(Aberration terms) const {
   const double factor = geometry_.waves_per_unit;
   if (factor == 1.0) return terms;
   for (auto& t : terms.seidel) t.waves *= factor;
@@ -77,7 +77,7 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
   PsfPlan plan = make_plan(spec_, geometry_, max_batch_);
   // The detector acts on stored frames; metrics describe the optical PSF before it.
   if (geometry_.detector_stage(spec_.optics) && spec_.metrics.stores_frames())
-    detector_ = std::make_unique<DetectorStage>(spec_, geometry_, plan.pupil_facts().energy_sum,
+    detector_ = std::make_unique<DetectorStage>(spec_, geometry_, plan.sampled_pupil().energy_sum,
                                                 static_cast<std::size_t>(max_batch_));
   pending_backend_ = std::async(
       std::launch::async, [entry, plan = std::move(plan)] {
@@ -85,7 +85,7 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
         return entry.create(plan);
       });
   // The common degree of every frame's tables: a million frames' terms, looked at in parallel.
-  const std::span<const PhaseTerms> shapes = terms_.shapes();
+  const std::span<const Aberration> shapes = terms_.shapes();
   std::mutex degree_mutex;
   for_contiguous_runs(shapes.size(), [&](std::size_t lo, std::size_t hi) {
     int degree = 0;
@@ -131,7 +131,7 @@ void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count)
   chunk.valid = true;
 }
 
-std::span<const PhasePolynomial> PsfRun::phases(std::size_t first, std::size_t count) {
+std::span<const AberrationPolynomial> PsfRun::phases(std::size_t first, std::size_t count) {
   if (compiling_.valid()) compiling_.get();
   for (int slot = 0; slot < 2; ++slot)
     if (compiled_[slot].holds(first, count)) {
@@ -189,7 +189,7 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   log.plan = backend.plan_seconds();
   log.fused = backend.fused_stages();
   if (detector_ && detector_->needs_peak_reference()) {
-    PhasePolynomial flat = compile_phase(PhaseTerms{}, degree_);
+    AberrationPolynomial flat = compile_phase(Aberration{}, degree_);
     flat.batch_index = -1;  // aberration-free: no OPD map either
     detector_->set_peak_reference(backend.compute(std::span(&flat, 1)).data);
   }

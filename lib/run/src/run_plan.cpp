@@ -8,7 +8,7 @@
 #include "computable.hpp"
 #include "psfsim/compression.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "metrics_plan.hpp"
 #include "optical_sampling.hpp"
 
@@ -129,7 +129,7 @@ PsfPlan make_plan(const RunSpec& spec, int max_batch) {
 PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   PsfPlan p;
   p.samples = g.samples;
-  p.padded = g.padded > 0 ? g.padded : g.samples;  // the MFT has no M; the pupil facts need one
+  p.padded = g.padded > 0 ? g.padded : g.samples;  // the MFT has no M; the sampled pupil needs one
   p.grid = spec.grid;
   p.precision = spec.precision;
   p.obscuration = spec.obscuration;
@@ -168,7 +168,7 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   use.amplitude_scale_cancels =
       spec.normalization != Normalization::none || spec.optics.photons.has_value();
   use.oversample = g.oversample;
-  p.pupil = std::make_shared<const PupilFacts>(
+  p.pupil = std::make_shared<const SampledPupil>(
       p.samples, p.padded, p.grid, p.obscuration, spec.aperture, g.reference_wavelength_m,
       spec.whole_batch > 0 ? spec.whole_batch : batch_size(spec), use);
   if (p.pupil->amplitude_maps > 1 &&

@@ -2,7 +2,7 @@
 // The pupil beyond the annulus (docs/spec.md §7): spiders, segmented hexagons, amplitude and OPD
 // maps
 // from files. Filled by the CLI, the maps' values by io (read_pupil_maps); turned into the
-// sampled pupil by pupil_facts (geometry in aperture_geometry). docs/pupils.md has the rules.
+// sampled pupil by pupil_sampling (geometry in aperture_geometry). docs/pupils.md has the rules.
 #include <memory>
 #include <optional>
 #include <string>

@@ -38,7 +38,7 @@ void bin_oversampled(const T* sub, int K, int S, T* out);
 template <typename T>
 void apply_jitter(T* image, int edge, double sigma_pixels, T* scratch);
 
-// Largest |z| of the Box-Muller normal draws of photon_noise.hpp and frame_sources.hpp:
+// Largest |z| of the Box-Muller normal draws of photon_noise.hpp and aberration_sources.hpp:
 // sqrt(-2 ln u), their uniforms u being at least 2^-53.
 inline constexpr double max_normal_draw = 8.5722;
 

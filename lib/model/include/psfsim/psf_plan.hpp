@@ -7,7 +7,7 @@
 
 #include "psfsim/enums.hpp"
 #include "psfsim/metrics.hpp"
-#include "psfsim/pupil_facts.hpp"
+#include "psfsim/pupil_sampling.hpp"
 
 namespace psfsim {
 
@@ -50,11 +50,11 @@ struct PsfPlan {
   // docs/spec.md §7's per-frame metrics, computed in the same call as the frames; with
   // metrics.store_frames false no frame need leave the backend.
   MetricsPlan metrics;
-  // The sampled pupil's facts, shared by every copy of the plan; set by with_pupil_facts().
-  std::shared_ptr<const PupilFacts> pupil;
+  // The sampled pupil's facts, shared by every copy of the plan; set by with_sampled_pupil().
+  std::shared_ptr<const SampledPupil> pupil;
 
-  // The pupil facts; throws std::logic_error for a plan made without with_pupil_facts().
-  [[nodiscard]] const PupilFacts& pupil_facts() const;
+  // The sampled pupil; throws std::logic_error for a plan made without with_sampled_pupil().
+  [[nodiscard]] const SampledPupil& sampled_pupil() const;
 
   [[nodiscard]] std::size_t frame_elements() const noexcept {
     return static_cast<std::size_t>(frame) * static_cast<std::size_t>(frame);
@@ -64,7 +64,7 @@ struct PsfPlan {
   }
 };
 
-// Works out the pupil facts of `plan` once; throws InputError for an aperture without samples.
-[[nodiscard]] PsfPlan with_pupil_facts(PsfPlan plan);
+// Works out the sampled pupil of `plan` once; throws InputError for an aperture without samples.
+[[nodiscard]] PsfPlan with_sampled_pupil(PsfPlan plan);
 
 }  // namespace psfsim

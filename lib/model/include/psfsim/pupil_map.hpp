@@ -1,6 +1,6 @@
 #pragma once
 // A pupil map in memory (docs/spec.md §7): what io's readers (pupil_maps.hpp) make of an
-// HDF5 dataset, a .npy array or a FITS image, and what the sampler (pupil_facts.hpp) takes,
+// HDF5 dataset, a .npy array or a FITS image, and what the sampler (pupil_sampling.hpp) takes,
 // so that the model layer reads no file.
 #include <cstddef>
 #include <string>

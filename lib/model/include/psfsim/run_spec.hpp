@@ -9,10 +9,10 @@
 
 #include "psfsim/aperture_spec.hpp"
 #include "psfsim/enums.hpp"
-#include "psfsim/frame_sources.hpp"
+#include "psfsim/aberration_sources.hpp"
 #include "psfsim/metrics.hpp"
 #include "psfsim/optics_spec.hpp"
-#include "psfsim/phase_terms.hpp"
+#include "psfsim/aberration.hpp"
 #include "psfsim/zernike_convention.hpp"
 
 namespace psfsim {
@@ -37,9 +37,9 @@ struct RunSpec {
   int threads = 0;  // 0: all cores
   int device = 0;
   std::string backend = "auto";
-  std::vector<PhaseTerms> frames{PhaseTerms{}};  // B >= 1, unless `drawn`
+  std::vector<Aberration> frames{Aberration{}};  // B >= 1, unless `drawn`
   // --random's frames, drawn as the run reaches them; `frames` is then empty.
-  std::optional<RandomFrames> drawn;
+  std::optional<RandomAberrations> drawn;
   // Where these frames sit in the user's whole batch: an MPI rank's block starts at
   // `block_first` of `whole_batch` frames (0: this run is the whole batch). Per-frame pupil
   // maps and the noise (keyed by frame) take the whole batch's indices, and drawn frames
@@ -61,7 +61,7 @@ struct RunSpec {
   ZernikeConvention zernike;  // --zernike-order, --zernike-norm (docs/spec.md §7)
   MetricsSpec metrics;        // --metrics, --ee-radii, --mtf-frequencies, --store (docs/spec.md §7)
   // How the frames were defined, as the user wrote it, for the effective configuration.
-  PhaseTerms fixed_terms;
+  Aberration fixed_terms;
   std::string vary;
   std::string random;
   std::string frames_file;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/stage_times.hpp"
 
@@ -47,7 +47,7 @@ class Backend {
   // Computes one frame per polynomial (1 <= frames.size() <= plan().max_batch), with no call
   // submitted and not yet finished. The returned block stays valid until the second
   // following call, so a caller can write one block while the next is computed.
-  [[nodiscard]] virtual FrameBlock compute(std::span<const PhasePolynomial> frames) = 0;
+  [[nodiscard]] virtual FrameBlock compute(std::span<const AberrationPolynomial> frames) = 0;
 
   // The same work in two steps, so that a backend that queues work on a device can have the
   // next call queued while the host takes the last one's block: submit() starts a call, and
@@ -60,7 +60,7 @@ class Backend {
   // True where submit() copies all it needs of the polynomials, so that they may be reused
   // as soon as it returns (the caller then compiles the next chunk while the call runs).
   [[nodiscard]] virtual bool copies_frames_at_submit() const { return false; }
-  virtual void submit(std::span<const PhasePolynomial> frames) {
+  virtual void submit(std::span<const AberrationPolynomial> frames) {
     if (submitted_ - finished_ >= deferred_.size())
       throw RuntimeFailure(name() + " backend: a third call submitted before one finished");
     deferred_[submitted_++ % deferred_.size()] = frames;
@@ -72,7 +72,7 @@ class Backend {
   }
 
  private:
-  std::array<std::span<const PhasePolynomial>, 2> deferred_{};
+  std::array<std::span<const AberrationPolynomial>, 2> deferred_{};
   std::size_t submitted_ = 0;
   std::size_t finished_ = 0;
 };

@@ -10,7 +10,7 @@
 
 #include "psfsim/backend.hpp"
 #include "psfsim/backend_registry.hpp"
-#include "psfsim/batch_terms.hpp"
+#include "psfsim/aberration_batch.hpp"
 #include "psfsim/frame_sink.hpp"
 #include "psfsim/run_plan.hpp"
 #include "psfsim/timing_log.hpp"
@@ -56,17 +56,17 @@ class PsfRun {
  private:
   // The chunk's phases, compiled now or found compiled (by compile_ahead, or held from an
   // earlier repeat).
-  [[nodiscard]] std::span<const PhasePolynomial> phases(std::size_t first, std::size_t count);
+  [[nodiscard]] std::span<const AberrationPolynomial> phases(std::size_t first, std::size_t count);
   // Starts compiling a chunk on a thread of its own, into the buffer phases() did not last
   // return, so that it overlaps the backend's computation of the current chunk.
   void compile_ahead(std::size_t first, std::size_t count);
   // The frame's terms in waves at the reference wavelength (--aberration-units).
-  [[nodiscard]] PhaseTerms in_waves(PhaseTerms terms) const;
+  [[nodiscard]] Aberration in_waves(Aberration terms) const;
   // Throws RuntimeFailure naming the first frame of the block with a NaN or infinity.
   void require_finite(std::size_t first, const FrameBlock& block);
 
   RunSpec spec_;
-  BatchTerms terms_{spec_};  // the frames' terms, chunk by chunk (for compile)
+  AberrationBatch terms_{spec_};  // the frames' terms, chunk by chunk (for compile)
   Geometry geometry_;
   std::string backend_name_;
   int max_batch_ = 1;
@@ -75,7 +75,7 @@ class PsfRun {
   std::unique_ptr<DetectorStage> detector_;  // oversampling, jitter or photon noise
   int degree_ = 0;                        // common phase-table degree of all frames
   struct CompiledChunk {
-    std::vector<PhasePolynomial> phases;
+    std::vector<AberrationPolynomial> phases;
     std::size_t first = 0;
     bool valid = false;
     [[nodiscard]] bool holds(std::size_t f, std::size_t count) const noexcept {

@@ -19,7 +19,7 @@ void validate(const RunSpec& spec);
 // Why this run cannot compute the MTF metric, or "" when it can (--metrics all leaves it out
 // where it cannot). Throws InputError as geometry() does.
 [[nodiscard]] std::string mtf_unavailable(const RunSpec& spec);
-// The backend's plan, pupil facts included: throws InputError for an aperture without samples.
+// The backend's plan, sampled pupil included: throws InputError for an aperture without samples.
 [[nodiscard]] PsfPlan make_plan(const RunSpec& spec, int max_batch);
 // The same for a geometry already derived (and its propagation chosen for the backend).
 [[nodiscard]] PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch);

@@ -1,4 +1,4 @@
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 #include <charconv>
 #include <cmath>

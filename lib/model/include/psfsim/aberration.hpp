@@ -22,13 +22,13 @@ struct ZernikeTerm {
   double waves = 0.0;
 };
 
-struct PhaseTerms {
+struct Aberration {
   std::vector<SeidelTerm> seidel;
   std::vector<ZernikeTerm> zernike;
 };
 
 // Largest supported orders. The Cartesian expansion of the highest ones cancels large
-// coefficients: Z301 (n = 24) rounds by 8e-8 waves per wave (phase_polynomial.hpp).
+// coefficients: Z301 (n = 24) rounds by 8e-8 waves per wave (aberration_polynomial.hpp).
 inline constexpr int max_zernike_radial_order = 24;
 inline constexpr int max_seidel_power = 24;
 
@@ -38,7 +38,7 @@ inline constexpr int max_seidel_power = 24;
 [[nodiscard]] ZernikeTerm parse_zernike(std::string_view text, std::string_view option,
                                         ZernikeOrdering order = ZernikeOrdering::noll);
 // Terms written under `convention` as the phase model's Noll terms; Seidel terms unchanged.
-[[nodiscard]] PhaseTerms to_noll(const PhaseTerms& written, const ZernikeConvention& convention);
+[[nodiscard]] Aberration to_noll(const Aberration& written, const ZernikeConvention& convention);
 
 // Stable column names for /parameters and frame tables: "S2_1" (Seidel l=2, m=1), "Z4".
 [[nodiscard]] std::string term_name(const SeidelTerm& t);

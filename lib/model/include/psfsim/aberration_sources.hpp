@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "psfsim/phase_terms.hpp"
+#include "psfsim/aberration.hpp"
 #include "psfsim/zernike_convention.hpp"
 
 namespace psfsim {
@@ -33,7 +33,7 @@ struct TermId {
 [[nodiscard]] TermId parse_term_id(std::string_view name, std::string_view context,
                                    const ZernikeConvention& convention = {});
 // Sets the term to `value` / id.divisor in `terms`, replacing any value it had there.
-void set_term(PhaseTerms& terms, const TermId& id, double value);
+void set_term(Aberration& terms, const TermId& id, double value);
 
 struct VarySpec {
   TermId term;
@@ -60,34 +60,34 @@ inline constexpr int max_frames = 100'000'000;
 
 // --random's frames, drawn as a run reaches them rather than all held (10^7 frames' terms take
 // 2.5 GB), from the stream that `random` seeds.
-struct RandomFrames {
-  PhaseTerms fixed;   // Noll terms, on every frame
+struct RandomAberrations {
+  Aberration fixed;   // Noll terms, on every frame
   RandomSpec random;  // random.count: the frames here
 };
 
-// The draws of RandomFrames, chunk by chunk: the k-th draw of a frame goes to the k-th index
+// The draws of RandomAberrations, chunk by chunk: the k-th draw of a frame goes to the k-th index
 // of the range, from the raw 64-bit Mersenne Twister stream (fully specified by the C++
 // standard) through Box-Muller, in frame order. Moving forward skips; moving backward (a
 // repeat) starts the stream again.
-class RandomFrameDraws {
+class RandomAberrationDraws {
  public:
   // Frames [first, first + random.count) of the stream (an MPI rank's block starts after the
   // others'), indexed from 0 here.
-  explicit RandomFrameDraws(RandomFrames frames, std::size_t first = 0);
+  explicit RandomAberrationDraws(RandomAberrations frames, std::size_t first = 0);
   [[nodiscard]] std::size_t size() const noexcept { return frames_.random.count; }
   // Draws the values of frames [first, first + count); frame() then builds any of them, from
   // any thread, until the next draw().
   void draw(std::size_t first, std::size_t count);
-  [[nodiscard]] PhaseTerms frame(std::size_t f) const;
+  [[nodiscard]] Aberration frame(std::size_t f) const;
   // Frame f's drawn values, one per ids() term, as frame() stores them (replacing a fixed
   // term's value), without building the frame.
   void values(std::size_t f, double* out) const;
   [[nodiscard]] const std::vector<TermId>& ids() const noexcept { return ids_; }
   // A frame with every term the frames have, placeholder values: their degree and columns.
-  [[nodiscard]] PhaseTerms any_frame() const;
+  [[nodiscard]] Aberration any_frame() const;
 
  private:
-  RandomFrames frames_;
+  RandomAberrations frames_;
   std::size_t first_ = 0;  // in the stream
   std::vector<TermId> ids_;
   double sigma_ = 0.0;
@@ -98,13 +98,13 @@ class RandomFrameDraws {
   std::uint64_t raw_first_ = 0;  // the stream index of raw_[0]
 };
 
-[[nodiscard]] std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const VarySpec& vary);
-// All of RandomFrames{fixed, random}, held.
-[[nodiscard]] std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& random);
+[[nodiscard]] std::vector<Aberration> expand(const Aberration& fixed, const VarySpec& vary);
+// All of RandomAberrations{fixed, random}, held.
+[[nodiscard]] std::vector<Aberration> expand(const Aberration& fixed, const RandomSpec& random);
 // --frames' CSV table as `in` holds it (io's read_frames_csv opens the file); `path` names it
 // in messages. Throws InputError naming the file and line for a missing column, unknown term
 // or bad number.
-[[nodiscard]] std::vector<PhaseTerms> parse_frames_csv(const PhaseTerms& fixed, std::istream& in,
+[[nodiscard]] std::vector<Aberration> parse_frames_csv(const Aberration& fixed, std::istream& in,
                                                        const std::filesystem::path& path,
                                                        const ZernikeConvention& convention = {});
 

@@ -1,4 +1,4 @@
-#include "psfsim/frame_sources.hpp"
+#include "psfsim/aberration_sources.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim {
 namespace {
@@ -91,7 +91,7 @@ TermId parse_term_id(std::string_view name, std::string_view context,
   reject(context, "unknown term '" + n + "' (expected Z<j> such as Z4, or S<l>_<m> such as S2_1)");
 }
 
-void set_term(PhaseTerms& terms, const TermId& id, double value) {
+void set_term(Aberration& terms, const TermId& id, double value) {
   if (id.zernike) {
     std::erase_if(terms.zernike, [&](const ZernikeTerm& t) { return t.j == id.j; });
     terms.zernike.push_back({id.j, value / id.divisor});
@@ -139,8 +139,8 @@ RandomSpec parse_random(std::string_view text, ZernikeOrdering order) {
   return r;
 }
 
-std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const VarySpec& v) {
-  std::vector<PhaseTerms> frames(v.count, fixed);
+std::vector<Aberration> expand(const Aberration& fixed, const VarySpec& v) {
+  std::vector<Aberration> frames(v.count, fixed);
   for (int i = 0; i < v.count; ++i) {
     const double t = v.count == 1 ? 0.0 : static_cast<double>(i) / (v.count - 1);
     const double value = i == v.count - 1 && v.count > 1 ? v.stop : v.start + (v.stop - v.start) * t;
@@ -149,7 +149,7 @@ std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const VarySpec& v) {
   return frames;
 }
 
-RandomFrameDraws::RandomFrameDraws(RandomFrames frames, std::size_t first)
+RandomAberrationDraws::RandomAberrationDraws(RandomAberrations frames, std::size_t first)
     : frames_(std::move(frames)), first_(first), engine_(frames_.random.seed) {
   const RandomSpec& r = frames_.random;
   // The draws are Noll (RMS) coefficients, so RMS stays the wavefront's under any
@@ -160,7 +160,7 @@ RandomFrameDraws::RandomFrameDraws(RandomFrames frames, std::size_t first)
   terms_ = frames_.fixed.zernike.size() + ids_.size();
 }
 
-void RandomFrameDraws::draw(std::size_t first, std::size_t count) {
+void RandomAberrationDraws::draw(std::size_t first, std::size_t count) {
   const std::uint64_t per_frame = ids_.size();
   const std::uint64_t begin = (first_ + first) * per_frame / 2 * 2;
   const std::uint64_t end = ((first_ + first + count) * per_frame + 1) / 2 * 2;
@@ -187,40 +187,40 @@ void RandomFrameDraws::draw(std::size_t first, std::size_t count) {
   raw_first_ = begin;
 }
 
-PhaseTerms RandomFrameDraws::frame(std::size_t f) const {
+Aberration RandomAberrationDraws::frame(std::size_t f) const {
   const std::uint64_t first_draw = (first_ + f) * ids_.size();
   NormalDraws normal(raw_.data(), raw_first_);
-  PhaseTerms terms = frames_.fixed;
+  Aberration terms = frames_.fixed;
   terms.zernike.reserve(terms_);  // one allocation per frame rather than five
   for (std::size_t k = 0; k < ids_.size(); ++k)
     set_term(terms, ids_[k], sigma_ * normal(first_draw + k));
   return terms;
 }
 
-void RandomFrameDraws::values(std::size_t f, double* out) const {
+void RandomAberrationDraws::values(std::size_t f, double* out) const {
   const std::uint64_t first_draw = (first_ + f) * ids_.size();
   NormalDraws normal(raw_.data(), raw_first_);
   for (std::size_t k = 0; k < ids_.size(); ++k)
     out[k] = sigma_ * normal(first_draw + k) / ids_[k].divisor;  // as set_term stores it
 }
 
-PhaseTerms RandomFrameDraws::any_frame() const {
-  PhaseTerms terms = frames_.fixed;
+Aberration RandomAberrationDraws::any_frame() const {
+  Aberration terms = frames_.fixed;
   for (const TermId& id : ids_) set_term(terms, id, 1.0);
   return terms;
 }
 
-std::vector<PhaseTerms> expand(const PhaseTerms& fixed, const RandomSpec& r) {
-  RandomFrameDraws draws({fixed, r});
+std::vector<Aberration> expand(const Aberration& fixed, const RandomSpec& r) {
+  RandomAberrationDraws draws({fixed, r});
   draws.draw(0, draws.size());
-  std::vector<PhaseTerms> frames(draws.size());
+  std::vector<Aberration> frames(draws.size());
   for_contiguous_runs(frames.size(), [&](std::size_t first, std::size_t last) {
     for (std::size_t f = first; f < last; ++f) frames[f] = draws.frame(f);
   });
   return frames;
 }
 
-std::vector<PhaseTerms> parse_frames_csv(const PhaseTerms& fixed, std::istream& in,
+std::vector<Aberration> parse_frames_csv(const Aberration& fixed, std::istream& in,
                                          const std::filesystem::path& path,
                                          const ZernikeConvention& convention) {
   const std::string name = "--frames " + path.string();
@@ -230,7 +230,7 @@ std::vector<PhaseTerms> parse_frames_csv(const PhaseTerms& fixed, std::istream& 
   std::vector<char> buffer(max_line + 1);
   int line_number = 0;
   std::vector<TermId> columns;
-  std::vector<PhaseTerms> frames;
+  std::vector<Aberration> frames;
   while (in.getline(buffer.data(), max_line + 1) || in.gcount() > 0) {
     ++line_number;
     if (in.fail() && !in.eof())
@@ -253,7 +253,7 @@ std::vector<PhaseTerms> parse_frames_csv(const PhaseTerms& fixed, std::istream& 
     if (fields.size() != columns.size())
       reject(where, "has " + std::to_string(fields.size()) + " values, the header names " +
                         std::to_string(columns.size()) + " terms");
-    PhaseTerms frame = fixed;
+    Aberration frame = fixed;
     for (std::size_t c = 0; c < fields.size(); ++c)
       set_term(frame, columns[c], number_field(fields[c], where, "column " + std::to_string(c + 1)));
     frames.push_back(std::move(frame));

@@ -5,11 +5,11 @@
 // on the GPU.
 #include <vector>
 
-#include "psfsim/phase_terms.hpp"
+#include "psfsim/aberration.hpp"
 
 namespace psfsim {
 
-struct PhasePolynomial {
+struct AberrationPolynomial {
   int degree = 0;  // tables are (degree+1) x (degree+1), index [a * (degree+1) + b] for x^a y^b
   std::vector<double> plain;     // W contribution: sum c_ab x^a y^b
   std::vector<double> with_rho;  // W contribution: rho * sum d_ab x^a y^b (zero when unused)
@@ -34,12 +34,12 @@ inline constexpr double phase_resolution_waves = 1e-6;
 [[nodiscard]] double zernike_rounding(int j);
 // The same for all of `terms` at their coefficients: Seidel terms' coefficients are positive
 // and their sums at most |W|, so only Zernikes need the tables.
-[[nodiscard]] double phase_rounding(const PhaseTerms& terms);
+[[nodiscard]] double phase_rounding(const Aberration& terms);
 
 // Smallest table degree that holds every term of `terms`.
-[[nodiscard]] int required_degree(const PhaseTerms& terms);
+[[nodiscard]] int required_degree(const Aberration& terms);
 // `degree` must be >= required_degree(terms); a common degree gives a batch one layout.
-[[nodiscard]] PhasePolynomial compile_phase(const PhaseTerms& terms, int degree);
-[[nodiscard]] PhasePolynomial compile_phase(const PhaseTerms& terms);
+[[nodiscard]] AberrationPolynomial compile_phase(const Aberration& terms, int degree);
+[[nodiscard]] AberrationPolynomial compile_phase(const Aberration& terms);
 
 }  // namespace psfsim

@@ -1,4 +1,4 @@
-#include "psfsim/phase_polynomial.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -90,18 +90,18 @@ double zernike_rounding(int j) {
   return value;
 }
 
-double phase_rounding(const PhaseTerms& terms) {
+double phase_rounding(const Aberration& terms) {
   double total = 0.0;
   for (const auto& t : terms.seidel) total += 0x1p-52 * std::fabs(t.waves);
   for (const auto& t : terms.zernike) total += zernike_rounding(t.j) * std::fabs(t.waves);
   return total;
 }
 
-bool PhasePolynomial::uses_rho() const noexcept {
+bool AberrationPolynomial::uses_rho() const noexcept {
   return std::any_of(with_rho.begin(), with_rho.end(), [](double v) { return v != 0.0; });
 }
 
-double PhasePolynomial::evaluate(double x, double y) const {
+double AberrationPolynomial::evaluate(double x, double y) const {
   const int s = stride();
   double plain_sum = 0.0;
   double rho_sum = 0.0;
@@ -114,20 +114,20 @@ double PhasePolynomial::evaluate(double x, double y) const {
   return plain_sum + std::sqrt(x * x + y * y) * rho_sum;
 }
 
-int required_degree(const PhaseTerms& terms) {
+int required_degree(const Aberration& terms) {
   int degree = 0;
   for (const auto& t : terms.seidel) degree = std::max(degree, t.l);
   for (const auto& t : terms.zernike) degree = std::max(degree, noll_to_nm(t.j).n);
   return degree;
 }
 
-PhasePolynomial compile_phase(const PhaseTerms& terms) {
+AberrationPolynomial compile_phase(const Aberration& terms) {
   return compile_phase(terms, required_degree(terms));
 }
 
-PhasePolynomial compile_phase(const PhaseTerms& terms, int degree) {
+AberrationPolynomial compile_phase(const Aberration& terms, int degree) {
   degree = std::max(degree, required_degree(terms));
-  PhasePolynomial poly;
+  AberrationPolynomial poly;
   poly.degree = degree;
   const int s = poly.stride();
   poly.plain.assign(static_cast<std::size_t>(s) * s, 0.0);

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/pupil_facts.hpp"
+#include "psfsim/pupil_sampling.hpp"
 
 namespace psfsim {
 namespace {
@@ -16,9 +16,9 @@ bool in_span(const ApertureSpan& s, int c) {
   return c >= s.lo && c < s.hi && !(c >= s.obscured_lo && c < s.obscured_hi);
 }
 
-TEST(PupilFacts, SamplesExactlyOnTheRimAndOnTheObscurationAreInside) {
+TEST(SampledPupil, SamplesExactlyOnTheRimAndOnTheObscurationAreInside) {
   // Centered grid, N = 8: x = -1, -0.75, ..., 0.75; row 4 is y = 0.
-  const PupilFacts f(8, 20, Grid::centered, 0.5);
+  const SampledPupil f(8, 20, Grid::centered, 0.5);
   ASSERT_DOUBLE_EQ(f.coordinates[0], -1.0);
   ASSERT_DOUBLE_EQ(f.coordinates[2], -0.5);
   ASSERT_DOUBLE_EQ(f.coordinates[4], 0.0);
@@ -30,11 +30,11 @@ TEST(PupilFacts, SamplesExactlyOnTheRimAndOnTheObscurationAreInside) {
   EXPECT_TRUE(in_span(f.spans[0], 4)) << "(0, -1): rho = 1 exactly";
 }
 
-TEST(PupilFacts, SpansAndSumFollowThePerSampleRule) {
+TEST(SampledPupil, SpansAndSumFollowThePerSampleRule) {
   for (const Grid grid : {Grid::centered, Grid::linspace})
     for (const int n : {7, 8, 33, 64})
       for (const double eps : {0.0, 0.25, 0.5}) {
-        const PupilFacts f(n, 2 * n + 1, grid, eps);
+        const SampledPupil f(n, 2 * n + 1, grid, eps);
         double count = 0.0;
         for (int r = 0; r < n; ++r)
           for (int c = 0; c < n; ++c) {
@@ -50,9 +50,9 @@ TEST(PupilFacts, SpansAndSumFollowThePerSampleRule) {
       }
 }
 
-TEST(PupilFacts, RefusesAnApertureWithoutSamples) {
-  EXPECT_THROW(PupilFacts(2, 4, Grid::linspace, 0.0), InputError);  // corners at rho = sqrt 2
-  EXPECT_THROW(PupilFacts(3, 8, Grid::centered, 0.9), InputError);  // all inside at rho 0.47
+TEST(SampledPupil, RefusesAnApertureWithoutSamples) {
+  EXPECT_THROW(SampledPupil(2, 4, Grid::linspace, 0.0), InputError);  // corners at rho = sqrt 2
+  EXPECT_THROW(SampledPupil(3, 8, Grid::centered, 0.9), InputError);  // all inside at rho 0.47
 }
 
 }  // namespace

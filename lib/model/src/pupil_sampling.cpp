@@ -1,4 +1,4 @@
-#include "psfsim/pupil_facts.hpp"
+#include "psfsim/pupil_sampling.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include "psfsim/aperture_geometry.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/pupil_map.hpp"
 #include "psfsim/pupil_math.hpp"
@@ -138,7 +138,7 @@ std::string aperture_options(const ApertureSpec& a) {
 // Each OPD map less its midrange over the aperture: a constant phase changes no intensity at
 // any wavelength, and a map of 1e9 waves of piston becomes zeros, whose phase and RMS then
 // need no cancellation. A map that every frame shares takes the union of their apertures.
-void PupilFacts::remove_opd_midrange() {
+void SampledPupil::remove_opd_midrange() {
   const std::size_t plane = map_size();
   std::vector<char> inside(plane);
   for (std::size_t f = 0; f < opd_maps; ++f) {
@@ -170,10 +170,10 @@ void PupilFacts::remove_opd_midrange() {
   }
 }
 
-PupilFacts::PupilFacts(int n, int m, Grid grid, double obscuration)
-    : PupilFacts(n, m, grid, obscuration, ApertureSpec{}, 0.0, 1) {}
+SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration)
+    : SampledPupil(n, m, grid, obscuration, ApertureSpec{}, 0.0, 1) {}
 
-PupilFacts::PupilFacts(int n, int m, Grid grid, double obscuration, const ApertureSpec& aperture,
+SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration, const ApertureSpec& aperture,
                        double reference_wavelength_m, std::size_t batch, const PupilMapUse& use)
     : samples(n),
       padded(m),
@@ -279,13 +279,13 @@ PupilFacts::PupilFacts(int n, int m, Grid grid, double obscuration, const Apertu
   }
 }
 
-const PupilFacts& PsfPlan::pupil_facts() const {
-  if (!pupil) throw std::logic_error("a PsfPlan reached a backend without with_pupil_facts()");
+const SampledPupil& PsfPlan::sampled_pupil() const {
+  if (!pupil) throw std::logic_error("a PsfPlan reached a backend without with_sampled_pupil()");
   return *pupil;
 }
 
-PsfPlan with_pupil_facts(PsfPlan plan) {
-  plan.pupil = std::make_shared<const PupilFacts>(plan.samples, plan.padded, plan.grid,
+PsfPlan with_sampled_pupil(PsfPlan plan) {
+  plan.pupil = std::make_shared<const SampledPupil>(plan.samples, plan.padded, plan.grid,
                                                   plan.obscuration);
   return plan;
 }

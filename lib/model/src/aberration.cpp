@@ -1,11 +1,11 @@
-#include "psfsim/phase_terms.hpp"
+#include "psfsim/aberration.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/number_text.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim {
 namespace {
@@ -58,9 +58,9 @@ ZernikeTerm parse_zernike(std::string_view text, std::string_view option, Zernik
   return t;
 }
 
-PhaseTerms to_noll(const PhaseTerms& written, const ZernikeConvention& convention) {
+Aberration to_noll(const Aberration& written, const ZernikeConvention& convention) {
   if (convention == ZernikeConvention{}) return written;
-  PhaseTerms terms = written;
+  Aberration terms = written;
   for (auto& t : terms.zernike) {
     const NollMapping noll = to_noll(t.j, convention);
     t = {noll.j, t.waves / noll.divisor};

@@ -23,7 +23,7 @@ struct ApertureSpan {
   int obscured_hi = 0;
 };
 
-// What a run does with its maps, which decides what PupilFacts may change in them and what
+// What a run does with its maps, which decides what SampledPupil may change in them and what
 // it must refuse (docs/pupils.md).
 struct PupilMapUse {
   Precision precision = Precision::double_;
@@ -41,7 +41,7 @@ struct PupilMapUse {
 // doubles lie more than 1e-6 waves apart.
 inline constexpr double max_opd_waves = 0x1p33;
 
-struct PupilFacts {
+struct SampledPupil {
   int samples = 0;                   // N
   int padded = 0;                    // M
   int offset = 0;                    // first pupil row and column in the M x M array
@@ -61,15 +61,15 @@ struct PupilFacts {
   std::size_t opd_maps = 0;        // 0, 1, or the batch's B
 
   // Throws InputError naming --samples, --grid and --obscuration when no sample is inside.
-  PupilFacts(int samples, int padded, Grid grid, double obscuration);
+  SampledPupil(int samples, int padded, Grid grid, double obscuration);
   // The same with spiders, hexagons and maps. `reference_wavelength_m` turns an OPD in nm or
   // um into waves; `batch` is B, which a stack of maps must match. Throws InputError naming
   // the option (and file) at fault, and for maps `use` says cannot be computed. A map that
   // `aperture` names must have been read into it (read_pupil_maps): std::logic_error if not.
-  PupilFacts(int samples, int padded, Grid grid, double obscuration, const ApertureSpec& aperture,
+  SampledPupil(int samples, int padded, Grid grid, double obscuration, const ApertureSpec& aperture,
              double reference_wavelength_m, std::size_t batch, const PupilMapUse& use = {});
 
-  // The maps of the frame with batch index `frame` (PhasePolynomial::batch_index), null when
+  // The maps of the frame with batch index `frame` (AberrationPolynomial::batch_index), null when
   // there is none: frame -1 (the aberration-free reference) has no OPD.
   [[nodiscard]] const double* amplitude_of(long long frame) const noexcept {
     if (amplitude.empty()) return nullptr;
