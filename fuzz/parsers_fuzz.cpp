@@ -13,15 +13,15 @@
 
 #include "command_line.hpp"
 #include "option_checks.hpp"
-#include "psfsim/config_text.hpp"
-#include "psfsim/compression.hpp"
-#include "psfsim/errors.hpp"
+#include "psfsim/aberration.hpp"
 #include "psfsim/aberration_sources.hpp"
+#include "psfsim/compression.hpp"
+#include "psfsim/config_text.hpp"
+#include "psfsim/errors.hpp"
 #include "psfsim/frames_file.hpp"
 #include "psfsim/metrics.hpp"
-#include "psfsim/text_fields.hpp"
-#include "psfsim/aberration.hpp"
 #include "psfsim/spectrum.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/units.hpp"
 
 namespace {

@@ -10,9 +10,9 @@
 #include <random>
 #include <thread>
 
+#include "psfsim/aberration_sources.hpp"
 #include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/aberration_sources.hpp"
 #include "psfsim/frames_file.hpp"
 #include "test_support.hpp"
 

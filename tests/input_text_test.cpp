@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "psfsim/errors.hpp"
 #include "psfsim/aberration_sources.hpp"
+#include "psfsim/errors.hpp"
 #include "psfsim/frames_file.hpp"
 #include "psfsim/text_fields.hpp"
 #include "test_support.hpp"

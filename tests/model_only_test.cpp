@@ -9,11 +9,11 @@
 #include <numbers>
 #include <vector>
 
+#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/aperture_spec.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/aberration_polynomial.hpp"
-#include "psfsim/pupil_sampling.hpp"
 #include "psfsim/pupil_map.hpp"
+#include "psfsim/pupil_sampling.hpp"
 #include "psfsim/units.hpp"
 #include "psfsim/zernike.hpp"
 

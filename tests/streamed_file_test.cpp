@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "h5_snapshot.hpp"
-#include "psfsim/builtin_backends.hpp"
 #include "psfsim/aberration_sources.hpp"
+#include "psfsim/builtin_backends.hpp"
 #include "psfsim/psf_file_writer.hpp"
 #include "psfsim/psf_run.hpp"
 #include "test_support.hpp"

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "psfsim/backend.hpp"
-#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/aberration.hpp"
+#include "psfsim/aberration_polynomial.hpp"
+#include "psfsim/backend.hpp"
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/run_spec.hpp"
 

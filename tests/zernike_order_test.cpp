@@ -13,14 +13,14 @@
 #include <set>
 
 #include "h5_snapshot.hpp"
+#include "psfsim/aberration_polynomial.hpp"
+#include "psfsim/aberration_sources.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/frame_collector.hpp"
-#include "psfsim/aberration_sources.hpp"
 #include "psfsim/frames_file.hpp"
-#include "psfsim/text_fields.hpp"
-#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/psf_run.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/zernike.hpp"
 #include "psfsim/zernike_convention.hpp"
 #include "test_support.hpp"

@@ -339,7 +339,8 @@ PhaseTables CufftBackend<Real>::phase_tables(const GraphKey& key) const noexcept
 // Lays the batch's tables out for the pupil kernel: in its launch parameters when they fit,
 // else in pinned staging memory.
 template <typename Real>
-GraphKey CufftBackend<Real>::stage_phase_tables(std::span<const AberrationPolynomial> frames, int slot) {
+GraphKey CufftBackend<Real>::stage_phase_tables(std::span<const AberrationPolynomial> frames,
+                                                int slot) {
   const BatchTableLayout layout = batch_table_layout(frames);
   if (layout.degree > max_phase_degree)
     throw InputError("cuda backend: phase polynomial of degree " + std::to_string(layout.degree) +

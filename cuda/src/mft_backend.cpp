@@ -396,7 +396,8 @@ FrameBlock MftBackend<Real>::finish() {
 // Lays the batch's tables out in pinned staging memory: read from there by the pupil kernel
 // when that is little traffic over the bus, else copied to the device first.
 template <typename Real>
-GraphKey MftBackend<Real>::stage_phase_tables(std::span<const AberrationPolynomial> frames, int slot) {
+GraphKey MftBackend<Real>::stage_phase_tables(std::span<const AberrationPolynomial> frames,
+                                              int slot) {
   const BatchTableLayout layout = batch_table_layout(frames);
   if (layout.degree > max_phase_degree)
     throw InputError("cuda backend: phase polynomial of degree " + std::to_string(layout.degree) +

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "../test_support.hpp"
+#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/aberration_polynomial.hpp"
 
 namespace psfsim {
 namespace {

@@ -9,10 +9,10 @@
 
 #include "psfsim/aperture_geometry.hpp"
 #include "psfsim/errors.hpp"
-#include "psfsim/text_fields.hpp"
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/pupil_map.hpp"
 #include "psfsim/pupil_math.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/units.hpp"
 
 namespace psfsim {
@@ -173,8 +173,9 @@ void SampledPupil::remove_opd_midrange() {
 SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration)
     : SampledPupil(n, m, grid, obscuration, ApertureSpec{}, 0.0, 1) {}
 
-SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration, const ApertureSpec& aperture,
-                       double reference_wavelength_m, std::size_t batch, const PupilMapUse& use)
+SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration,
+                           const ApertureSpec& aperture, double reference_wavelength_m,
+                           std::size_t batch, const PupilMapUse& use)
     : samples(n),
       padded(m),
       offset(pupil::pad_offset(n, m)),
@@ -286,7 +287,7 @@ const SampledPupil& PsfPlan::sampled_pupil() const {
 
 PsfPlan with_sampled_pupil(PsfPlan plan) {
   plan.pupil = std::make_shared<const SampledPupil>(plan.samples, plan.padded, plan.grid,
-                                                  plan.obscuration);
+                                                    plan.obscuration);
   return plan;
 }
 

@@ -5,10 +5,10 @@
 #include <limits>
 #include <string>
 
+#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/detector.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/text_fields.hpp"
-#include "psfsim/aberration_polynomial.hpp"
 #include "psfsim/units.hpp"
 
 namespace psfsim {

@@ -1,7 +1,7 @@
 #include "psfsim/config_text.hpp"
 
-#include "psfsim/text_fields.hpp"
 #include "psfsim/run_plan.hpp"
+#include "psfsim/text_fields.hpp"
 #include "psfsim/units.hpp"
 
 #include <cstdint>

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "psfsim/errors.hpp"
-#include "psfsim/text_fields.hpp"
 #include "psfsim/run_plan.hpp"
+#include "psfsim/text_fields.hpp"
 
 namespace psfsim {
 namespace {

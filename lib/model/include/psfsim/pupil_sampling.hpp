@@ -67,7 +67,7 @@ struct SampledPupil {
   // the option (and file) at fault, and for maps `use` says cannot be computed. A map that
   // `aperture` names must have been read into it (read_pupil_maps): std::logic_error if not.
   SampledPupil(int samples, int padded, Grid grid, double obscuration, const ApertureSpec& aperture,
-             double reference_wavelength_m, std::size_t batch, const PupilMapUse& use = {});
+               double reference_wavelength_m, std::size_t batch, const PupilMapUse& use = {});
 
   // The maps of the frame with batch index `frame` (AberrationPolynomial::batch_index), null when
   // there is none: frame -1 (the aberration-free reference) has no OPD.

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "psfsim/aberration.hpp"
+#include "psfsim/aberration_sources.hpp"
 #include "psfsim/aperture_spec.hpp"
 #include "psfsim/enums.hpp"
-#include "psfsim/aberration_sources.hpp"
 #include "psfsim/metrics.hpp"
 #include "psfsim/optics_spec.hpp"
-#include "psfsim/aberration.hpp"
 #include "psfsim/zernike_convention.hpp"
 
 namespace psfsim {

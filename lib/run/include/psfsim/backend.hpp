@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "psfsim/errors.hpp"
 #include "psfsim/aberration_polynomial.hpp"
+#include "psfsim/errors.hpp"
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/stage_times.hpp"
 

@@ -8,9 +8,9 @@
 #include <future>
 #include <memory>
 
+#include "psfsim/aberration_batch.hpp"
 #include "psfsim/backend.hpp"
 #include "psfsim/backend_registry.hpp"
-#include "psfsim/aberration_batch.hpp"
 #include "psfsim/frame_sink.hpp"
 #include "psfsim/run_plan.hpp"
 #include "psfsim/timing_log.hpp"
