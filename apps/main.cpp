@@ -44,8 +44,9 @@ int main(int argc, char** argv) {
   }
   if (world.size() > 1 && !cli->run->parsed()) {
     if (world.rank() != 0) return 0;
-    std::fprintf(stderr, "psfsim: note: only `psfsim run` shares its work among MPI ranks; "
-                         "this command runs on rank 0 alone\n");
+    std::fprintf(stderr,
+                 "psfsim: note: only `psfsim run` shares its work among MPI ranks; "
+                 "this command runs on rank 0 alone\n");
   }
 
   std::future<void> device_ready;  // outlives the run: _Exit ends the process before it waits
@@ -56,8 +57,8 @@ int main(int argc, char** argv) {
       psfsim::app::execute_run_on_ranks(cli->run_options, psfsim::quote_command_line(argc, argv),
                                         configs, world);
     } else if (cli->run->parsed()) {
-      device_ready = psfsim::app::prepare_device(cli->run_options.backend,
-                                                 cli->run_options.pupil.device);
+      device_ready =
+          psfsim::app::prepare_device(cli->run_options.backend, cli->run_options.pupil.device);
       psfsim::app::execute_run(psfsim::app::to_run_spec(cli->run_options),
                                psfsim::quote_command_line(argc, argv), configs);
     } else if (cli->sweep->parsed()) {

@@ -22,7 +22,9 @@ BackendEntry cuda_not_compiled() {
   e.compiled = false;
   e.site = ComputeSite::device;
   e.unusable_reason = [why] { return why; };
-  e.create = [why](const PsfPlan&) -> std::unique_ptr<Backend> { throw RuntimeFailure("cuda backend: " + why); };
+  e.create = [why](const PsfPlan&) -> std::unique_ptr<Backend> {
+    throw RuntimeFailure("cuda backend: " + why);
+  };
   e.describe = [why] { return std::vector<std::string>{"CUDA backend " + why}; };
   return e;
 }

@@ -85,10 +85,11 @@ void time_backend(int n, int k, int batch, int repeats) {
     }
     const Spread w = spread(wall);
     const Spread g = spread(graph);
-    std::printf("mft N=%d K=%d B=%d float32 peak, to pinned host: %.3f ms median (%.3f-%.3f), "
-                "%.0f PSFs/s (min %.0f, max %.0f); graph events %.3f ms; %s\n",
-                n, k, batch, 1e3 * w.median, 1e3 * w.low, 1e3 * w.high, batch / w.median,
-                batch / w.high, batch / w.low, 1e3 * g.median, backend->fused_stages().c_str());
+    std::printf(
+        "mft N=%d K=%d B=%d float32 peak, to pinned host: %.3f ms median (%.3f-%.3f), "
+        "%.0f PSFs/s (min %.0f, max %.0f); graph events %.3f ms; %s\n",
+        n, k, batch, 1e3 * w.median, 1e3 * w.low, 1e3 * w.high, batch / w.median, batch / w.high,
+        batch / w.low, 1e3 * g.median, backend->fused_stages().c_str());
   }
   const auto staged = entry.create(plan_for(n, k, batch, true));
   for (int i = 0; i < 2; ++i) (void)staged->compute(phases);
@@ -153,10 +154,11 @@ void time_products(int n, int k, int frames, int repeats) {
     const double t2 = spread(second).median;
     const double flops1 = 8.0 * frames * nn * k;
     const double flops2 = 8.0 * frames * nk * k;
-    std::printf("  products of %d frames, %s: T=P A^T %.3f ms (%.1f TFLOP/s), E=A T %.3f ms "
-                "(%.1f TFLOP/s): %.0f frames/s\n",
-                frames, product == ComplexProduct::gauss ? "cgemm3m" : "cgemm  ", 1e3 * t1,
-                flops1 / t1 * 1e-12, 1e3 * t2, flops2 / t2 * 1e-12, frames / (t1 + t2));
+    std::printf(
+        "  products of %d frames, %s: T=P A^T %.3f ms (%.1f TFLOP/s), E=A T %.3f ms "
+        "(%.1f TFLOP/s): %.0f frames/s\n",
+        frames, product == ComplexProduct::gauss ? "cgemm3m" : "cgemm  ", 1e3 * t1,
+        flops1 / t1 * 1e-12, 1e3 * t2, flops2 / t2 * 1e-12, frames / (t1 + t2));
   }
   // The layouts not taken, for comparison: U = A P first as a strided batch (the pupils' rows
   // contracted), then E = U A^T as one product; and T = P A^T as one tall product (the
@@ -180,8 +182,7 @@ void time_products(int n, int k, int frames, int repeats) {
       "U=A P batched, E=U A^T single",
       [&] {
         psfsim::cuda::gemm_strided_batched<float>(blas, n, k, n, {pupils.data(), n, nn, false},
-                                                  {a.data(), n, 0, false}, t.data(), n, nk,
-                                                  frames);
+                                                  {a.data(), n, 0, false}, t.data(), n, nk, frames);
       },
       [&] {
         psfsim::cuda::gemm_strided_batched<float>(blas, k, frames * k, n, {a.data(), n, nk, true},
@@ -191,10 +192,9 @@ void time_products(int n, int k, int frames, int repeats) {
   time_pair(
       "T=P A^T tall single, E=A T batched",
       [&] {
-        psfsim::cuda::gemm_strided_batched<float>(blas, frames * n, k, n,
-                                                  {pupils.data(), frames * n, frames * nn, false},
-                                                  {a.data(), n, nk, false}, t.data(), frames * n,
-                                                  frames * nk, 1);
+        psfsim::cuda::gemm_strided_batched<float>(
+            blas, frames * n, k, n, {pupils.data(), frames * n, frames * nn, false},
+            {a.data(), n, nk, false}, t.data(), frames * n, frames * nk, 1);
       },
       [&] {
         psfsim::cuda::gemm_strided_batched<float>(blas, k, k, n, {t.data(), k, nk, false},
@@ -242,11 +242,12 @@ void time_products(int n, int k, int frames, int repeats) {
         two.push_back(psfsim::cuda::elapsed_seconds(middle, end));
       }
       const double t1 = spread(one).median, t2 = spread(two).median;
-      std::printf("  products of %d frames, real (mirror-folded, %s): %.3f + %.3f ms (%.1f, %.1f "
-                  "TFLOP/s): %.0f frames/s\n",
-                  frames, tall ? "T = Q F^T tall" : "T^T = F Q^T", 1e3 * t1, 1e3 * t2,
-                  4.0 * frames * nn * k / t1 * 1e-12, 4.0 * frames * nk * k / t2 * 1e-12,
-                  frames / (t1 + t2));
+      std::printf(
+          "  products of %d frames, real (mirror-folded, %s): %.3f + %.3f ms (%.1f, %.1f "
+          "TFLOP/s): %.0f frames/s\n",
+          frames, tall ? "T = Q F^T tall" : "T^T = F Q^T", 1e3 * t1, 1e3 * t2,
+          4.0 * frames * nn * k / t1 * 1e-12, 4.0 * frames * nk * k / t2 * 1e-12,
+          frames / (t1 + t2));
     }
   }
 }
@@ -299,13 +300,13 @@ void time_pupils(int n, int frames, int repeats) {
   };
   const double on_device = pupil_time(device_tables.data());
   const double over_bus = pupil_time(psfsim::cuda::device_view(host_tables));
-  const double memset = time([&] {
-    PSFSIM_CUDA_CHECK(cudaMemsetAsync(pupils.data(), 1, pupils.bytes(), stream.get()));
-  });
-  std::printf("  pupils of %d frames: %.3f ms (tables on the device), %.3f ms (tables over the "
-              "bus); a memset of their %.0f MB %.3f ms (%.2f TB/s)\n",
-              frames, 1e3 * on_device, 1e3 * over_bus, pupils.bytes() * 1e-6, 1e3 * memset,
-              pupils.bytes() / memset * 1e-12);
+  const double memset = time(
+      [&] { PSFSIM_CUDA_CHECK(cudaMemsetAsync(pupils.data(), 1, pupils.bytes(), stream.get())); });
+  std::printf(
+      "  pupils of %d frames: %.3f ms (tables on the device), %.3f ms (tables over the "
+      "bus); a memset of their %.0f MB %.3f ms (%.2f TB/s)\n",
+      frames, 1e3 * on_device, 1e3 * over_bus, pupils.bytes() * 1e-6, 1e3 * memset,
+      pupils.bytes() / memset * 1e-12);
 }
 
 // What compute() does on the host before its graph starts: the batch's tables laid out.

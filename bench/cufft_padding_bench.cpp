@@ -44,8 +44,8 @@ cufftHandle plan(int rank, long long* n, long long* embed, long long stride, lon
   cufftHandle h{};
   std::size_t work = 0;
   check(cufftCreate(&h), "cufftCreate");
-  check(cufftMakePlanMany64(h, rank, n, embed, stride, dist, embed, stride, dist, CUFFT_C2C,
-                            batch, &work),
+  check(cufftMakePlanMany64(h, rank, n, embed, stride, dist, embed, stride, dist, CUFFT_C2C, batch,
+                            &work),
         "cufftMakePlanMany64");
   return h;
 }
@@ -81,8 +81,8 @@ int main(int argc, char** argv) {
   const float t_decimated = milliseconds([&] { exec(decimated, in, out); }, repeats);
   const float t_rows = milliseconds([&] { exec(rows, in, mid); }, repeats);
   const float t_columns = milliseconds([&] { exec(columns, mid, out); }, repeats);
-  std::printf("N = %lld, M = %lld, %lld frames, float32, out of place, mean of %d [ms]\n", n, m,
-              b, repeats);
+  std::printf("N = %lld, M = %lld, %lld frames, float32, out of place, mean of %d [ms]\n", n, m, b,
+              repeats);
   std::printf("  %-44s %8.3f\n", "M x M (what the backend does)", t_padded);
   std::printf("  %-44s %8.3f\n", "4 x (N x N), twiddles not counted", t_decimated);
   std::printf("  %-44s %8.3f\n", "N rows, then M interleaved columns", t_rows + t_columns);

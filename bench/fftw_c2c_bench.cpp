@@ -6,7 +6,8 @@
 //   psfsim_fftw_c2c_bench --benchmark_filter='^c2c_float/256$' --benchmark_format=json
 //
 // FFTW threads: --threads=T (or --threads T), else the environment variable
-// PSFSIM_BENCH_THREADS, else 1; 0 means every core, as psfsim's --threads 0. They are FFTW's OpenMP threads, not Google Benchmark's
+// PSFSIM_BENCH_THREADS, else 1; 0 means every core, as psfsim's --threads 0. They are FFTW's OpenMP
+// threads, not Google Benchmark's
 // ->Threads(), which would run T independent transforms at once.
 #include <benchmark/benchmark.h>
 #include <fftw3.h>
@@ -141,8 +142,8 @@ void c2c(benchmark::State& state) {
   const double points = double(m) * double(m);
   state.counters["fftw_threads"] = g_threads;
   // The customary FFT operation count, 5 n log2 n, as a rate (GFLOP/s in the output).
-  state.counters["flops"] =
-      benchmark::Counter(5.0 * points * std::log2(points), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["flops"] = benchmark::Counter(5.0 * points * std::log2(points),
+                                               benchmark::Counter::kIsIterationInvariantRate);
   state.SetItemsProcessed(state.iterations());  // transforms per second
 }
 
@@ -151,8 +152,10 @@ int parse_threads(std::string_view text, const char* from) {
   const std::string s(text);
   const long t = std::strtol(s.c_str(), &end, 10);
   if (s.empty() || *end != '\0' || t < 0 || t > 4096) {
-    std::fprintf(stderr, "psfsim_fftw_c2c_bench: error: %s '%s' is not a thread count "
-                 "(0 for every core)\n", from, s.c_str());
+    std::fprintf(stderr,
+                 "psfsim_fftw_c2c_bench: error: %s '%s' is not a thread count "
+                 "(0 for every core)\n",
+                 from, s.c_str());
     std::exit(2);
   }
   return t == 0 ? int(std::max(1u, std::thread::hardware_concurrency())) : int(t);
@@ -191,8 +194,9 @@ int main(int argc, char** argv) {
   parse_own_flags(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
-    std::fprintf(stderr, "own flags: --threads=T (FFTW threads; default $PSFSIM_BENCH_THREADS "
-                         "or 1; 0: every core), --effort=measure|patient, --wisdom=FILE\n");
+    std::fprintf(stderr,
+                 "own flags: --threads=T (FFTW threads; default $PSFSIM_BENCH_THREADS "
+                 "or 1; 0: every core), --effort=measure|patient, --wisdom=FILE\n");
     return 2;
   }
   fftw_init_threads();
@@ -207,9 +211,13 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("fftw_planner", std::string(g_planner_name) + ", in-place, forward");
 
   for (int m = 128; m <= 4096; m *= 2) {
-    benchmark::RegisterBenchmark("c2c_float", c2c<Single>)->Arg(m)->UseManualTime()
+    benchmark::RegisterBenchmark("c2c_float", c2c<Single>)
+        ->Arg(m)
+        ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark("c2c_double", c2c<Double>)->Arg(m)->UseManualTime()
+    benchmark::RegisterBenchmark("c2c_double", c2c<Double>)
+        ->Arg(m)
+        ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
   }
   benchmark::RunSpecifiedBenchmarks();

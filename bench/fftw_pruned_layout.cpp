@@ -21,15 +21,15 @@ double median_us(fftwf_plan plan) {
   for (int i = 0; i < 200; ++i) {
     const auto a = std::chrono::steady_clock::now();
     fftwf_execute(plan);
-    t.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - a)
-                    .count());
+    t.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - a).count());
   }
   std::nth_element(t.begin(), t.begin() + 100, t.end());
   return t[100];
 }
 
-fftwf_plan plan_1d(int m, int stride, int count, int dist, fftwf_complex* in,
-                   fftwf_complex* out, unsigned flags) {
+fftwf_plan plan_1d(int m, int stride, int count, int dist, fftwf_complex* in, fftwf_complex* out,
+                   unsigned flags) {
   const fftw_iodim dim{m, stride, stride};
   const fftw_iodim loop{count, dist, dist};
   return fftwf_plan_guru_dft(1, &dim, 1, &loop, in, out, FFTW_FORWARD, flags);
@@ -80,10 +80,8 @@ int main(int argc, char** argv) {
   unsigned flags = FFTW_MEASURE;
   std::vector<int> sizes;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--patient") == 0)
-      flags = FFTW_PATIENT;
-    else if (const int n = std::atoi(argv[i]); n >= 2 && n <= 4096)
-      sizes.push_back(n);
+    if (std::strcmp(argv[i], "--patient") == 0) flags = FFTW_PATIENT;
+    else if (const int n = std::atoi(argv[i]); n >= 2 && n <= 4096) sizes.push_back(n);
     else {
       std::fprintf(stderr, "usage: %s [N ...] [--patient]\n", argv[0]);
       return 2;
@@ -92,8 +90,9 @@ int main(int argc, char** argv) {
   if (sizes.empty()) sizes = {64, 128, 256};
   std::printf("FFTW %s, %s, float, 1 thread, median of 200 (us)\n\n", fftwf_version,
               flags == FFTW_PATIENT ? "FFTW_PATIENT" : "FFTW_MEASURE");
-  std::printf("| N | M | full 2D | chosen: N columns in place + M rows out of place | "
-              "rejected: N rows + M columns out of place | N columns out of place |\n");
+  std::printf(
+      "| N | M | full 2D | chosen: N columns in place + M rows out of place | "
+      "rejected: N rows + M columns out of place | N columns out of place |\n");
   std::printf("|---|---|---|---|---|---|\n");
   for (int n : sizes) measure(n, flags);
 }

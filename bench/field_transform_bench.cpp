@@ -77,10 +77,8 @@ int main(int argc, char** argv) {
   try {
     const int n = argc > 1 ? std::stoi(argv[1]) : 128;
     const int batch = argc > 2 ? std::stoi(argv[2]) : 4096;
-    if (argc > 3 && std::string(argv[3]) == "double")
-      bench<double>(n, batch);
-    else
-      bench<float>(n, batch);
+    if (argc > 3 && std::string(argv[3]) == "double") bench<double>(n, batch);
+    else bench<float>(n, batch);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "psfsim_field_transform_bench: %s\n", e.what());
     return 3;

@@ -79,8 +79,8 @@ int main(int argc, char** argv) {
 
   for (std::size_t offset = 0, c = 0; offset < total; offset += call, ++c) {
     while (reserved.load() < offset + call) std::this_thread::yield();
-    void* m = ::mmap(nullptr, call, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-                     static_cast<off_t>(offset));
+    void* m =
+        ::mmap(nullptr, call, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(offset));
     if (m == MAP_FAILED) die("mmap");
     auto* target = static_cast<unsigned char*>(m);
     const unsigned char* from = source.data() + (c % 4) * call;
@@ -101,9 +101,10 @@ int main(int argc, char** argv) {
   for (std::thread& z : zeroing) z.join();
   ::close(fd);
   ::unlink(path.c_str());
-  std::printf("%zu MiB, %d copy threads, populate %d, %d zeroing threads, delay %.2f s, calls of "
-              "%zu MiB: %.2f GB read in before the first call, copies end at %.3f s (%.2f GB/s)\n",
-              total >> 20, threads, populate ? 1 : 0, zero_threads, delay, call >> 20, zeroed,
-              end, static_cast<double>(total) / (end - delay) / 1e9);
+  std::printf(
+      "%zu MiB, %d copy threads, populate %d, %d zeroing threads, delay %.2f s, calls of "
+      "%zu MiB: %.2f GB read in before the first call, copies end at %.3f s (%.2f GB/s)\n",
+      total >> 20, threads, populate ? 1 : 0, zero_threads, delay, call >> 20, zeroed, end,
+      static_cast<double>(total) / (end - delay) / 1e9);
   return 0;
 }

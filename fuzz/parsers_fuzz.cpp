@@ -115,13 +115,28 @@ std::string effective_config(const std::vector<std::string>& args, std::string_v
 }
 
 void fuzz_terms(std::string_view text) {
-  try { (void)psfsim::parse_seidel(text, "--seidel"); } catch (const InputError&) {}
-  try { (void)psfsim::parse_zernike(text, "--zernike"); } catch (const InputError&) {}
-  try { (void)psfsim::parse_term_id(text, "CSV header"); } catch (const InputError&) {}
-  try { (void)psfsim::parse_compression(text); } catch (const InputError&) {}
+  try {
+    (void)psfsim::parse_seidel(text, "--seidel");
+  } catch (const InputError&) {
+  }
+  try {
+    (void)psfsim::parse_zernike(text, "--zernike");
+  } catch (const InputError&) {
+  }
+  try {
+    (void)psfsim::parse_term_id(text, "CSV header");
+  } catch (const InputError&) {
+  }
+  try {
+    (void)psfsim::parse_compression(text);
+  } catch (const InputError&) {
+  }
   (void)psfsim::parse_finite_double(text);
   (void)psfsim::parse_integer(text);
-  try { (void)psfsim::parse_metrics(text); } catch (const InputError&) {}
+  try {
+    (void)psfsim::parse_metrics(text);
+  } catch (const InputError&) {
+  }
   // docs/spec.md §7's radius and frequency lists must read back from their own formatting.
   try {
     const auto values = psfsim::parse_number_list(text, "--ee-radii");
@@ -144,8 +159,14 @@ void fuzz_units(std::string_view text) {
     if (back.value != a.value || back.lod != a.lod) __builtin_trap();
   } catch (const InputError&) {
   }
-  try { (void)psfsim::parse_wavelengths(text, "--wavelengths"); } catch (const InputError&) {}
-  try { (void)psfsim::band_spectrum(text, "--band"); } catch (const InputError&) {}
+  try {
+    (void)psfsim::parse_wavelengths(text, "--wavelengths");
+  } catch (const InputError&) {
+  }
+  try {
+    (void)psfsim::band_spectrum(text, "--band");
+  } catch (const InputError&) {
+  }
 }
 
 void fuzz_batches(std::string_view text) {
@@ -187,9 +208,8 @@ void fuzz_text(std::string_view text) {
                                        .grammar = psfsim::Grammar::integer,
                                        .lowest = -5,
                                        .highest = 1'000'000};
-  for (const psfsim::OptionInfo& check :
-       {integer, psfsim::option(psfsim::Option::obscuration),
-        psfsim::option(psfsim::Option::noise_seed)}) {
+  for (const psfsim::OptionInfo& check : {integer, psfsim::option(psfsim::Option::obscuration),
+                                          psfsim::option(psfsim::Option::noise_seed)}) {
     std::string value(text);
     if (!psfsim::check_value(check, value, {}).empty()) continue;
     std::string again = value;

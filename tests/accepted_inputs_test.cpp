@@ -60,8 +60,8 @@ class Accepted : public ::testing::TestWithParam<std::tuple<std::string, Precisi
 
   // Aberrated frames, so that a wrong phase cannot hide in a symmetric PSF.
   [[nodiscard]] RunSpec spec() const {
-    RunSpec s = test::spec_for(backend(), test::make_case(n, 2 * n, Grid::centered,
-                                                          Normalization::peak), precision());
+    RunSpec s = test::spec_for(
+        backend(), test::make_case(n, 2 * n, Grid::centered, Normalization::peak), precision());
     s.frames = {Aberration{{}, {{4, 0.2}, {8, -0.15}}}};
     return s;
   }
@@ -157,9 +157,8 @@ TEST_P(Accepted, MillionWavePistonOnAWideBandChangesNothing) {
 // |E|^2 pass float's range) give the PSF of the unscaled map.
 TEST_P(Accepted, AmplitudeScaleCancelsUnderPeakNormalization) {
   const std::string dir = test::fresh_dir("amplitude_scale");
-  const std::vector<double> a = map_of([](double x, double y) {
-    return std::exp(-(x * x + y * y)) * (1.0 + 0.3 * x);
-  });
+  const std::vector<double> a =
+      map_of([](double x, double y) { return std::exp(-(x * x + y * y)) * (1.0 + 0.3 * x); });
   const std::vector<double> unscaled = frame(spec(), "", npy(dir, "a", a));
   for (const double scale : {1e17, 1e-30, 1e300}) {
     std::vector<double> scaled = a;
@@ -181,13 +180,14 @@ TEST_P(Accepted, OddSeidelPowersOfManyWavesInSinglePrecision) {
   EXPECT_LE(relative_l2(single, frame(s, "")), test::reference_tolerance(Precision::single));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    All, Accepted,
-    ::testing::Combine(::testing::ValuesIn(test::compiled_backends()),
-                       ::testing::Values(Precision::single, Precision::double_)),
-    [](const auto& info) {
-      return std::get<0>(info.param) + "_" + std::string(to_string(std::get<1>(info.param)));
-    });
+INSTANTIATE_TEST_SUITE_P(All, Accepted,
+                         ::testing::Combine(::testing::ValuesIn(test::compiled_backends()),
+                                            ::testing::Values(Precision::single,
+                                                              Precision::double_)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + "_" +
+                                  std::string(to_string(std::get<1>(info.param)));
+                         });
 
 // The RMS wavefront is piston-free: a piston of 123456.789 waves (Zernike or map) adds
 // nothing. Before, it cancelled in sum A W^2 / sum A - mean^2 and gave 0.03 waves.
@@ -215,8 +215,8 @@ void expect_refused(const std::string& args, const std::vector<std::string>& men
   EXPECT_EQ(r.stderr_text.rfind("psfsim: error: ", 0), 0u) << r.stderr_text;
   EXPECT_EQ(std::count(r.stderr_text.begin(), r.stderr_text.end(), '\n'), 1) << r.stderr_text;
   for (const std::string& m : mentions)
-    EXPECT_NE(r.stderr_text.find(m), std::string::npos) << "want '" << m << "' in "
-                                                        << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find(m), std::string::npos)
+        << "want '" << m << "' in " << r.stderr_text;
   EXPECT_TRUE(test::folder_is_empty_of_outputs(dir)) << args;
 }
 
@@ -272,9 +272,10 @@ TEST(AcceptedCli, PhotonCountsBeyondThePrecisionAreRefused) {
                  {"--background 1e+300", "3.4e+38"});
   expect_refused("run --samples 16 --photons 100 --read-noise 1e300",
                  {"--read-noise 1e+300", "3.4e+38"});
-  expect_refused("run --samples 16 --photons 1e308 --background 1e308 --read-noise 1e307 "
-                 "--precision double",
-                 {"--background 1e+308", "1.8e+308"});
+  expect_refused(
+      "run --samples 16 --photons 1e308 --background 1e308 --read-noise 1e307 "
+      "--precision double",
+      {"--background 1e+308", "1.8e+308"});
   expect_accepted("run --samples 16 --photons 1e300 --read-noise 1e300 --precision double");
   expect_accepted("run --samples 16 --photons 1e30 --read-noise 1e30");
 }
@@ -287,11 +288,13 @@ TEST(AcceptedCli, SamplingTheBackendCannotComputeIsRefusedUpFront) {
   expect_refused("run --samples 16 --crop 65536 --oversample 16",
                  {"--crop 65536 --oversample 16", "host memory"});
   // Eighteen decades of wavelength: the frame weights (lambda_ref/lambda_k)^2 pass float.
-  expect_refused("run --samples 16 --band 1e-12m-1e6m,3 --diameter 1m --pixel-scale 1e-9arcsec "
-                 "--crop 8",
-                 {"--band 1e-12m-1e6m,3", "single precision", "--precision double"});
-  expect_accepted("run --samples 16 --band 1e-12m-1e6m,3 --diameter 1m --pixel-scale 1e-9arcsec "
-                  "--crop 8 --precision double");
+  expect_refused(
+      "run --samples 16 --band 1e-12m-1e6m,3 --diameter 1m --pixel-scale 1e-9arcsec "
+      "--crop 8",
+      {"--band 1e-12m-1e6m,3", "single precision", "--precision double"});
+  expect_accepted(
+      "run --samples 16 --band 1e-12m-1e6m,3 --diameter 1m --pixel-scale 1e-9arcsec "
+      "--crop 8 --precision double");
 }
 
 // High Zernike orders cancel large coefficients in the polynomial both precisions evaluate
@@ -350,9 +353,11 @@ TEST(AcceptedRounding, EstimateBoundsTheError) {
 TEST(AcceptedCli, BandOfTenThousandWavelengthsIsWrittenAsDatasets) {
   const std::string dir = test::fresh_dir("band");
   const std::string out = dir + "/band.h5";
-  const auto r = test::run_psfsim("run --samples 4 --crop 1 --threads 1 --backend cpu --quiet "
-                                  "--band 1um-2um,10000 --diameter 1m --pixel-scale 0.1arcsec "
-                                  "-o " + out);
+  const auto r = test::run_psfsim(
+      "run --samples 4 --crop 1 --threads 1 --backend cpu --quiet "
+      "--band 1um-2um,10000 --diameter 1m --pixel-scale 0.1arcsec "
+      "-o " +
+      out);
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   const test::H5Snapshot f = test::read_h5(out);
   const std::vector<double>& wavelengths = f.datasets.at("/spectrum/wavelength_m");

@@ -555,8 +555,10 @@ TEST(PupilMapFiles, StackMakesTheBatchOfTheCommandLine) {
     stack.insert(stack.end(), z.begin(), z.end());
   }
   write_npy(d + "/stack.npy", {3, 16, 16}, stack);
-  const auto r = test::run_psfsim("run --backend cpu --samples 16 --spiders 3,0.05 "
-                                  "--pupil-opd " + d + "/stack.npy -o " + d + "/out.h5");
+  const auto r = test::run_psfsim(
+      "run --backend cpu --samples 16 --spiders 3,0.05 "
+      "--pupil-opd " +
+      d + "/stack.npy -o " + d + "/out.h5");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_NE(r.stdout_text.find("3 x 32 x 32"), std::string::npos) << r.stdout_text;
 }

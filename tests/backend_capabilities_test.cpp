@@ -40,8 +40,8 @@ const CpuVectorUnits avx2{true, false};
 const CpuVectorUnits avx512{true, true};
 
 // --propagation auto's GPU rule against what bench/propagation-grid.sh measured on the H200
-// (bench/results/2026-12-01-queued-calls.md): the MFT was the faster at every N of 32-256 and K of 16-128
-// (M = 2N), by 8% at the closest; a crop of the whole plane is the FFT's own output.
+// (bench/results/2026-12-01-queued-calls.md): the MFT was the faster at every N of 32-256 and K of
+// 16-128 (M = 2N), by 8% at the closest; a crop of the whole plane is the FFT's own output.
 TEST(PropagationChoice, CudaTakesTheMftWhereTheH200MeasuredItFaster) {
   for (const int n : {32, 64, 128, 256})
     for (const int k : {16, 32, 64, 128})
@@ -51,27 +51,44 @@ TEST(PropagationChoice, CudaTakesTheMftWhereTheH200MeasuredItFaster) {
   for (const int n : {128, 256, 512}) EXPECT_EQ(on_cuda(n, 2 * n, 2 * n), fft) << "N=" << n;
 }
 
-// The CPU rule against the two machines it was calibrated on (bench/results/2026-11-30-mft-and-auto.md), B = 64,
-// float, M = 2N: the 2-core EPYC (AVX2) and the 2-core Emerald Rapids Xeon (AVX-512). Where
-// the two measured within 5% of each other the point is left out.
+// The CPU rule against the two machines it was calibrated on
+// (bench/results/2026-11-30-mft-and-auto.md), B = 64, float, M = 2N: the 2-core EPYC (AVX2) and the
+// 2-core Emerald Rapids Xeon (AVX-512). Where the two measured within 5% of each other the point is
+// left out.
 TEST(PropagationChoice, CpuTakesThePathEachVectorUnitMeasuredFaster) {
   struct Point {
     int n, k;
     Propagation faster;
   };
-  for (const Point& p : std::vector<Point>{{32, 16, fft}, {32, 32, fft}, {32, 64, fft},
-                                            {64, 16, fft}, {64, 32, fft}, {64, 64, fft},
-                                            {64, 128, fft}, {128, 16, mft}, {128, 64, fft},
-                                            {128, 128, fft}, {256, 16, mft}, {256, 64, fft},
-                                            {256, 128, fft}})
+  for (const Point& p : std::vector<Point>{{32, 16, fft},
+                                           {32, 32, fft},
+                                           {32, 64, fft},
+                                           {64, 16, fft},
+                                           {64, 32, fft},
+                                           {64, 64, fft},
+                                           {64, 128, fft},
+                                           {128, 16, mft},
+                                           {128, 64, fft},
+                                           {128, 128, fft},
+                                           {256, 16, mft},
+                                           {256, 64, fft},
+                                           {256, 128, fft}})
     EXPECT_EQ(on_cpu(p.n, 2 * p.n, p.k, avx2), p.faster) << "AVX2, N=" << p.n << " K=" << p.k;
-  for (const Point& p : std::vector<Point>{{32, 16, fft}, {32, 32, fft}, {32, 64, fft},
-                                            {64, 16, mft}, {64, 64, fft}, {64, 128, fft},
-                                            {128, 16, mft}, {128, 32, mft}, {128, 64, fft},
-                                            {128, 128, fft}, {256, 16, mft}, {256, 32, mft},
-                                            {256, 64, mft}, {256, 128, fft}})
-    EXPECT_EQ(on_cpu(p.n, 2 * p.n, p.k, avx512), p.faster)
-        << "AVX-512, N=" << p.n << " K=" << p.k;
+  for (const Point& p : std::vector<Point>{{32, 16, fft},
+                                           {32, 32, fft},
+                                           {32, 64, fft},
+                                           {64, 16, mft},
+                                           {64, 64, fft},
+                                           {64, 128, fft},
+                                           {128, 16, mft},
+                                           {128, 32, mft},
+                                           {128, 64, fft},
+                                           {128, 128, fft},
+                                           {256, 16, mft},
+                                           {256, 32, mft},
+                                           {256, 64, mft},
+                                           {256, 128, fft}})
+    EXPECT_EQ(on_cpu(p.n, 2 * p.n, p.k, avx512), p.faster) << "AVX-512, N=" << p.n << " K=" << p.k;
 }
 
 // Pairs of neighbouring crops on each side of a cost model's boundary, as the models chose
@@ -90,8 +107,8 @@ TEST(PropagationChoice, EachCostModelKeepsItsBoundaries) {
     EXPECT_EQ(on_cpu(b.n, b.m, b.last_mft, avx2), mft) << "N=" << b.n << " M=" << b.m;
     EXPECT_EQ(on_cpu(b.n, b.m, b.last_mft + 1, avx2), fft) << "N=" << b.n << " M=" << b.m;
   }
-  for (const Boundary& b : std::vector<Boundary>{
-           {41, 123, 52}, {64, 128, 38}, {1151, 1152, 41}, {2807, 2807, 46}}) {
+  for (const Boundary& b :
+       std::vector<Boundary>{{41, 123, 52}, {64, 128, 38}, {1151, 1152, 41}, {2807, 2807, 46}}) {
     EXPECT_EQ(on_cpu(b.n, b.m, b.last_mft, avx512), mft) << "N=" << b.n << " M=" << b.m;
     EXPECT_EQ(on_cpu(b.n, b.m, b.last_mft + 1, avx512), fft) << "N=" << b.n << " M=" << b.m;
   }

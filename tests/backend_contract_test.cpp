@@ -40,8 +40,8 @@ class BackendContract : public ::testing::TestWithParam<Param> {
 Aberration seidel(std::vector<SeidelTerm> terms) { return Aberration{std::move(terms), {}}; }
 
 std::string describe(const Case& c) {
-  return "N=" + std::to_string(c.samples) + " M=" + std::to_string(c.padded) + " K=" +
-         std::to_string(c.crop) + " " + std::string(to_string(c.grid)) + " " +
+  return "N=" + std::to_string(c.samples) + " M=" + std::to_string(c.padded) +
+         " K=" + std::to_string(c.crop) + " " + std::string(to_string(c.grid)) + " " +
          std::string(to_string(c.normalization)) + " eps=" + std::to_string(c.obscuration);
 }
 
@@ -51,8 +51,8 @@ Aberration mixed() { return seidel({{2, 1, 1.0}, {3, 1, 0.4}, {4, 0, -0.3}, {2, 
 // Two calls' frames: five unlike ones (one aberration-free, one with a Zernike term), then
 // the last two of them.
 struct TwoCalls {
-  std::vector<Aberration> terms{mixed(), seidel({{2, 0, 1.0}}), seidel({}),
-                                seidel({{4, 0, 0.5}}), Aberration{{{2, 1, -1.0}}, {{7, 0.1}}}};
+  std::vector<Aberration> terms{mixed(), seidel({{2, 0, 1.0}}), seidel({}), seidel({{4, 0, 0.5}}),
+                                Aberration{{{2, 1, -1.0}}, {{7, 0.1}}}};
   std::vector<AberrationPolynomial> full = compile_all(terms);
   std::vector<AberrationPolynomial> part = compile_all({terms.begin() + 3, terms.end()});
 };
@@ -208,9 +208,8 @@ TEST_P(BackendContract, RefusesMoreFramesThanThePlanHoldsAsBadInput) {
 }
 
 TEST_P(BackendContract, RefusesAnApertureWithoutSamples) {
-  RunSpec spec = spec_for(backend(), make_case(2, 4, Grid::linspace, Normalization::peak, 0,
-                                               0.0, {}),
-                          precision());
+  RunSpec spec = spec_for(
+      backend(), make_case(2, 4, Grid::linspace, Normalization::peak, 0, 0.0, {}), precision());
   try {
     PsfRun run(spec, builtin_backends());
     FAIL() << "a zero aperture was accepted";
@@ -225,13 +224,14 @@ TEST_P(BackendContract, RefusesAnApertureWithoutSamples) {
   EXPECT_THROW(PsfRun(spec, builtin_backends()), InputError);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Compiled, BackendContract,
-    ::testing::Combine(::testing::ValuesIn(compiled_backends()),
-                       ::testing::Values(Precision::single, Precision::double_)),
-    [](const auto& info) {
-      return std::get<0>(info.param) + "_" + std::string(to_string(std::get<1>(info.param)));
-    });
+INSTANTIATE_TEST_SUITE_P(Compiled, BackendContract,
+                         ::testing::Combine(::testing::ValuesIn(compiled_backends()),
+                                            ::testing::Values(Precision::single,
+                                                              Precision::double_)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + "_" +
+                                  std::string(to_string(std::get<1>(info.param)));
+                         });
 
 }  // namespace
 }  // namespace psfsim::test

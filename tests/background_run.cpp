@@ -31,10 +31,8 @@ Running start_psfsim(const std::vector<std::string>& args, const std::string& lo
   posix_spawn_file_actions_t io;
   posix_spawn_file_actions_init(&io);
   posix_spawn_file_actions_addopen(&io, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  if (stdout_fd >= 0)
-    posix_spawn_file_actions_adddup2(&io, stdout_fd, STDOUT_FILENO);
-  else
-    posix_spawn_file_actions_addopen(&io, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  if (stdout_fd >= 0) posix_spawn_file_actions_adddup2(&io, stdout_fd, STDOUT_FILENO);
+  else posix_spawn_file_actions_addopen(&io, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&io, STDERR_FILENO, r.stderr_path.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   // SIGPIPE as a shell would leave it, whatever the test process does with its own.

@@ -16,8 +16,8 @@ struct Running {
 
 // Starts psfsim with `args`: stdin and stdout /dev/null (stdout `stdout_fd` where given),
 // stderr to `log_dir`/stderr.txt, SIGPIPE at its default action.
-[[nodiscard]] Running start_psfsim(const std::vector<std::string>& args,
-                                   const std::string& log_dir, int stdout_fd = -1);
+[[nodiscard]] Running start_psfsim(const std::vector<std::string>& args, const std::string& log_dir,
+                                   int stdout_fd = -1);
 
 // Exit status, or -1 when it died of a signal or outlived the timeout (then it is killed).
 [[nodiscard]] int wait_exit(pid_t pid, std::chrono::seconds timeout);

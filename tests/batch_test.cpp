@@ -119,8 +119,8 @@ TEST(AberrationSources, DrawnFramesInAnyOrderAndFromAnOffsetAreTheHeldOnes) {
   };
   RandomAberrationDraws all({fixed, spec});
   ASSERT_EQ(all.size(), 1001u);
-  const std::pair<std::size_t, std::size_t> chunks[] = {{0, 3}, {3, 250}, {253, 1}, {600, 401},
-                                                        {1, 5},  {0, 1001}, {999, 2}};
+  const std::pair<std::size_t, std::size_t> chunks[] = {{0, 3}, {3, 250},  {253, 1}, {600, 401},
+                                                        {1, 5}, {0, 1001}, {999, 2}};
   for (const auto& [first, count] : chunks) {
     all.draw(first, count);
     for (std::size_t f = first; f < first + count; ++f)
@@ -171,8 +171,8 @@ TEST(AberrationSources, RandomIsReproducibleFromItsSeedAndHasTheRequestedRms) {
 }
 
 TEST(AberrationSources, RejectsMalformedSpecifications) {
-  for (const char* bad : {"Z4,0,1", "Z0,0,1,3", "Q4,0,1,3", "Z4,0,x,3", "Z4,0,1,0", "S2_3,0,1,2",
-                          "Z4,nan,1,3"})
+  for (const char* bad :
+       {"Z4,0,1", "Z0,0,1,3", "Q4,0,1,3", "Z4,0,x,3", "Z4,0,1,0", "S2_3,0,1,2", "Z4,nan,1,3"})
     EXPECT_THROW((void)parse_vary(bad), InputError) << bad;
   for (const char* bad : {"4-15,0.1,10", "15-4,0.1,10,1", "4-15,-1,10,1", "4,0.1,10,1",
                           "4-15,0.1,0,1", "4-15,0.1,10,-1"})

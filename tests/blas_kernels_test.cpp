@@ -39,8 +39,8 @@ TEST(BlasKernels, PsfsimRunsWithTheKernelsOfItsVectorUnits) {
   const std::size_t from = at + 11;
   const std::string core = text.substr(from, text.find_first_of(" \n", from) - from);
   const char* asked = std::getenv("OPENBLAS_CORETYPE");
-  const std::string expected = asked != nullptr ? std::string(asked)
-                                                : openblas_core_for(this_cpu_vector_units());
+  const std::string expected =
+      asked != nullptr ? std::string(asked) : openblas_core_for(this_cpu_vector_units());
   if (expected.empty()) GTEST_SKIP() << "no AVX2: OpenBLAS's own choice, " << core;
   EXPECT_TRUE(same_letters(core, expected)) << "expected " << expected << ": " << text;
 }

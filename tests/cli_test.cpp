@@ -41,8 +41,8 @@ TEST_P(CliRejects, WithExit2OneNamedLineAndNoFile) {
   // binary file (the cases here echo no UTF-8 text).
   for (std::size_t i = 0; i + 1 < result.stderr_text.size(); ++i) {
     const auto c = static_cast<unsigned char>(result.stderr_text[i]);
-    EXPECT_TRUE(c >= 0x20 && c < 0x7f) << "byte " << int(c) << " at " << i << ": "
-                                       << result.stderr_text;
+    EXPECT_TRUE(c >= 0x20 && c < 0x7f)
+        << "byte " << int(c) << " at " << i << ": " << result.stderr_text;
   }
   EXPECT_TRUE(folder_is_empty_of_outputs(dir));
 }
@@ -53,7 +53,8 @@ std::vector<BadInput> bad_inputs() {
   const std::string wrong_type = write_text(d + "/wrong-type.toml", "[run]\nsamples = \"many\"\n");
   // TOML types: a number written as a string, a flag that is not a boolean, an array for one
   // value (CLI11 alone would take each of them).
-  const std::string quoted_number = write_text(d + "/quoted-number.toml", "[run]\nsamples = \"64\"\n");
+  const std::string quoted_number =
+      write_text(d + "/quoted-number.toml", "[run]\nsamples = \"64\"\n");
   const std::string flag_text = write_text(d + "/flag-text.toml", "[run]\nforce = \"yes\"\n");
   const std::string flag_number = write_text(d + "/flag-number.toml", "[run]\nquiet = 1\n");
   const std::string one_item = write_text(d + "/one-item.toml", "[run]\nsamples = [48]\n");
@@ -63,7 +64,8 @@ std::vector<BadInput> bad_inputs() {
   const std::string short_row = write_text(d + "/short-row.csv", "Z4,Z11\n0.1,0.2\n0.3\n");
   const std::string bad_term = write_text(d + "/bad-term.csv", "Z4,W7\n0.1,0.2\n");
   const std::string bad_number = write_text(d + "/bad-number.csv", "Z4\n0.1\nlots\n");
-  const std::string repeated = write_text(d + "/repeated.csv", "# defocus\nZ4, S2_1,Z4\n0.1,0.2,0.3\n");
+  const std::string repeated =
+      write_text(d + "/repeated.csv", "# defocus\nZ4, S2_1,Z4\n0.1,0.2,0.3\n");
   // A file of zeros with no line end, as /dev/zero would give without being a device.
   const std::string no_line_ends =
       write_text(d + "/no-line-ends.csv", std::string((1u << 20) + 16, '\0'));
@@ -99,8 +101,9 @@ std::vector<BadInput> bad_inputs() {
   const std::string too_big = config("too-big", "[run]\n" + std::string(1 << 20, '#') + "\n");
   const std::string bad_utf8 = config("bad-utf8", "[run]\nwavelength = \"5\xff\xfenm\"\n");
   // A binary file given as the config: its bytes are never echoed.
-  const std::string binary =
-      config("binary", std::string("\x7f" "ELF\x02\x01\x01\0\0\x1b[31m", 14));
+  const std::string binary = config("binary", std::string("\x7f"
+                                                          "ELF\x02\x01\x01\0\0\x1b[31m",
+                                                          14));
   const std::string escape = config("escape", "[run]\ngrid = \"a\\u001b[31mb\"\n");
   const std::string threads = config("threads", "[run]\nthreads = 100000\n");
   const std::string number_for_text = config("number-for-text", "[run]\nwavelength = 550\n");
@@ -165,7 +168,8 @@ std::vector<BadInput> bad_inputs() {
       {"config_fifo", "run -c " + fifo_config, "fifo.toml: is a FIFO, not a config file"},
       {"csv_without_line_ends", "run --frames " + no_line_ends,
        "no-line-ends.csv:1: a line longer than 1 MiB"},
-      {"csv_repeated_term", "run --frames " + repeated, "repeated.csv:2: the header names Z4 twice"},
+      {"csv_repeated_term", "run --frames " + repeated,
+       "repeated.csv:2: the header names Z4 twice"},
       {"vary_malformed", "run --vary Z4,0,1", "--vary"},
       {"random_malformed", "run --random 4-15,0.1,10", "--random"},
       {"two_batch_sources", "run --vary Z4,0,1,3 --random 4-5,0.1,3,1", "at most one"},
@@ -186,8 +190,7 @@ std::vector<BadInput> bad_inputs() {
       {"two_spectra", "run --band 500nm-600nm,3 --wavelengths 500nm --pixel-scale 0.5lod",
        "--wavelengths and --band"},
       {"band_reversed", "run --band 600nm-500nm,3 --pixel-scale 0.5lod", "--band"},
-      {"opd_without_wavelength", "run --aberration-units nm --zernike 4,50",
-       "--aberration-units"},
+      {"opd_without_wavelength", "run --aberration-units nm --zernike 4,50", "--aberration-units"},
       {"fft_with_oversample", "run --oversample 2 --propagation fft", "--propagation fft"},
       {"fft_at_a_scale_without_m", "run --pixel-scale 0.37lod --propagation fft",
        "no integer padded size"},
@@ -373,9 +376,10 @@ TEST(Cli, ExistingOutputIsKeptByteIdenticalWithoutForce) {
 
 TEST(Cli, ConfigValuesArriveAndTheCommandLineOverridesThem) {
   const std::string dir = fresh_dir("config");
-  const std::string cfg = write_text(dir + "/c.toml",
-                                     "[run]\nsamples = 32\npad-factor = 3\nbackend = \"cpu\"\n"
-                                     "zernike = [\"4,0.1\", \"11,0.05\"]\nprecision = \"double\"\n");
+  const std::string cfg =
+      write_text(dir + "/c.toml",
+                 "[run]\nsamples = 32\npad-factor = 3\nbackend = \"cpu\"\n"
+                 "zernike = [\"4,0.1\", \"11,0.05\"]\nprecision = \"double\"\n");
   auto r = run_psfsim("run -c " + cfg + " -o " + dir + "/a.h5");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_NE(r.stdout_text.find("1 x 96 x 96 float64"), std::string::npos) << r.stdout_text;
@@ -394,7 +398,8 @@ TEST(Cli, RunAndSweepHelpListTheConfigOption) {
     int listed = 0;
     for (std::string line; std::getline(lines, line);) {
       const auto first = line.find_first_not_of(' ');
-      if (first == 0 || first == std::string::npos || line.compare(first, 16, "-c,--config FILE") != 0)
+      if (first == 0 || first == std::string::npos ||
+          line.compare(first, 16, "-c,--config FILE") != 0)
         continue;
       ++listed;
       EXPECT_NE(line.find("[" + command + "] table"), std::string::npos) << line;
@@ -436,7 +441,8 @@ TEST(Cli, UnusableCudaBackendExits3) {
   // A sweep whose every backend is unusable is the same runtime failure, with no table.
   const auto sweep = run_psfsim("sweep --backends cuda --sizes 16 -o " + dir + "/s.h5");
   EXPECT_EQ(sweep.exit_code, 3) << sweep.stderr_text;
-  EXPECT_EQ(sweep.stderr_text.rfind("psfsim: error: sweep: no backend", 0), 0u) << sweep.stderr_text;
+  EXPECT_EQ(sweep.stderr_text.rfind("psfsim: error: sweep: no backend", 0), 0u)
+      << sweep.stderr_text;
   EXPECT_EQ(std::count(sweep.stderr_text.begin(), sweep.stderr_text.end(), '\n'), 1)
       << sweep.stderr_text;
   EXPECT_TRUE(folder_is_empty_of_outputs(dir));

@@ -100,10 +100,18 @@ TEST(ConfigFile, EveryExampleConfigMeansItsOptions) {
 // dotted keys and inline tables.
 TEST(ConfigFile, TomlSyntaxIsReadAsTomlOneZero) {
   const std::string dir = fresh_dir("config-toml-syntax");
-  const std::vector<std::string> expected{
-      "run",          "--samples=16",          "--normalize=sum",   "--backend=cpu",
-      "--crop=16",    "--pad-factor=3",        "--zernike=4,0.1",   "--zernike=11,0.05",
-      "--grid=linspace", "--metrics=strehl,ee", "--ee-radii=1,2.5", "--obscuration=0.25"};
+  const std::vector<std::string> expected{"run",
+                                          "--samples=16",
+                                          "--normalize=sum",
+                                          "--backend=cpu",
+                                          "--crop=16",
+                                          "--pad-factor=3",
+                                          "--zernike=4,0.1",
+                                          "--zernike=11,0.05",
+                                          "--grid=linspace",
+                                          "--metrics=strehl,ee",
+                                          "--ee-radii=1,2.5",
+                                          "--obscuration=0.25"};
   const Parsed want = parse(expected);
   ASSERT_EQ(want.error, "");
   const std::string tables =
@@ -147,8 +155,10 @@ TEST(ConfigFile, TomlSyntaxIsReadAsTomlOneZero) {
 TEST(ConfigFile, NonAsciiTextIsReadOrRefusedAsTomlSays) {
   const std::string dir = fresh_dir("config-non-ascii");
   const std::string omicron = "\xcf\x8c";  // U+03CC, in the range the table lacks
-  const Parsed inside = parse({"run", "-c", write_text(dir + "/in.toml",
-      "[run]  # " + omicron + "\noutput = \"\"\"\\\n   " + omicron + ".h5\"\"\"\n")});
+  const Parsed inside =
+      parse({"run", "-c",
+             write_text(dir + "/in.toml", "[run]  # " + omicron + "\noutput = \"\"\"\\\n   " +
+                                              omicron + ".h5\"\"\"\n")});
   ASSERT_EQ(inside.error, "");
   EXPECT_EQ(inside.spec.output, omicron + ".h5");
   for (const std::string& text :
@@ -183,8 +193,8 @@ TEST(ConfigFile, IntegersOnTheCommandLineAreDecimal) {
 // TOML's integers (quoted digits) reads back as the same seed.
 TEST(ConfigFile, SeedsUpTo2To64Minus1RoundTrip) {
   const std::string dir = fresh_dir("config-seeds");
-  for (const std::string seed : {"0", "9223372036854775807", "9223372036854775808",
-                                 "18446744073709551615"}) {
+  for (const std::string seed :
+       {"0", "9223372036854775807", "9223372036854775808", "18446744073709551615"}) {
     SCOPED_TRACE(seed);
     const Parsed got = parse({"run", "--photons", "100", "--noise-seed", seed});
     ASSERT_EQ(got.error, "");

@@ -33,8 +33,8 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
     std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (32, 32), }";
     while ((10 + header.size() + 1) % 64 != 0) header += ' ';
     header += '\n';
-    std::string bytes = std::string("\x93NUMPY\x01", 7) + '\0' + static_cast<char>(header.size()) +
-                        '\0' + header;
+    std::string bytes =
+        std::string("\x93NUMPY\x01", 7) + '\0' + static_cast<char>(header.size()) + '\0' + header;
     for (int i = 0; i < 32 * 32; ++i) {
       const double v = offset + slope * (i % 32) / 31.0;
       bytes.append(reinterpret_cast<const char*>(&v), sizeof v);
@@ -54,10 +54,11 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"seidel", {"--seidel 2,1,0.5 --seidel 4,0,0.25", "seidel = [\"2,1,0.5\", \"4,0,0.25\"]"}},
       {"zernike", {"--zernike 4,0.1 --zernike 11,0.05", "zernike = [\"4,0.1\", \"11,0.05\"]"}},
       // docs/spec.md §7: with a term for the convention to read (Fringe 9 is Noll 11 / sqrt(5)).
-      {"zernike-order", {"--zernike-order fringe --zernike 9,0.3",
-                         "zernike-order = \"fringe\"\nzernike = [\"9,0.3\"]"}},
-      {"zernike-norm", {"--zernike-norm unit --zernike 4,0.3",
-                        "zernike-norm = \"unit\"\nzernike = [\"4,0.3\"]"}},
+      {"zernike-order",
+       {"--zernike-order fringe --zernike 9,0.3",
+        "zernike-order = \"fringe\"\nzernike = [\"9,0.3\"]"}},
+      {"zernike-norm",
+       {"--zernike-norm unit --zernike 4,0.3", "zernike-norm = \"unit\"\nzernike = [\"4,0.3\"]"}},
       {"obscuration", {"--obscuration 0.3", "obscuration = 0.3"}},
       {"normalize", {"--normalize sum", "normalize = \"sum\""}},
       {"threads", {"--threads 1", "threads = 1"}},
@@ -78,23 +79,30 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"pupil-amplitude",
        {"--pupil-amplitude " + amplitude, "pupil-amplitude = \"" + amplitude + "\""}},
       {"pupil-opd", {"--pupil-opd " + opd, "pupil-opd = \"" + opd + "\""}},
-      {"opd-units", {"--pupil-opd " + opd + " --opd-units nm --wavelength 500nm",
-                     "pupil-opd = \"" + opd + "\"\nopd-units = \"nm\"\nwavelength = \"500nm\""}},
+      {"opd-units",
+       {"--pupil-opd " + opd + " --opd-units nm --wavelength 500nm",
+        "pupil-opd = \"" + opd + "\"\nopd-units = \"nm\"\nwavelength = \"500nm\""}},
       // docs/spec.md §6: each key with the companions it needs, given alike on both sides.
       {"wavelength", {"--wavelength 550nm", "wavelength = \"550nm\""}},
-      {"fnumber", {"--fnumber 20 --pixel-pitch 6um --wavelength 500nm",
-                   "fnumber = 20\npixel-pitch = \"6um\"\nwavelength = \"500nm\""}},
-      {"pixel-pitch", {"--pixel-pitch 4um --fnumber 16 --wavelength 0.5um",
-                       "pixel-pitch = \"4um\"\nfnumber = 16\nwavelength = \"0.5um\""}},
-      {"diameter", {"--diameter 2m --pixel-scale 0.03arcsec --wavelength 600nm",
-                    "diameter = \"2m\"\npixel-scale = \"0.03arcsec\"\nwavelength = \"600nm\""}},
+      {"fnumber",
+       {"--fnumber 20 --pixel-pitch 6um --wavelength 500nm",
+        "fnumber = 20\npixel-pitch = \"6um\"\nwavelength = \"500nm\""}},
+      {"pixel-pitch",
+       {"--pixel-pitch 4um --fnumber 16 --wavelength 0.5um",
+        "pixel-pitch = \"4um\"\nfnumber = 16\nwavelength = \"0.5um\""}},
+      {"diameter",
+       {"--diameter 2m --pixel-scale 0.03arcsec --wavelength 600nm",
+        "diameter = \"2m\"\npixel-scale = \"0.03arcsec\"\nwavelength = \"600nm\""}},
       {"pixel-scale", {"--pixel-scale 0.4lod", "pixel-scale = \"0.4lod\""}},
-      {"wavelengths", {"--wavelengths 500nm:1,600nm:2 --pixel-scale 0.5lod --crop 16",
-                       "wavelengths = \"500nm:1,600nm:2\"\npixel-scale = \"0.5lod\"\ncrop = 16"}},
-      {"band", {"--band 500nm-600nm,3 --pixel-scale 0.5lod --crop 16",
-                "band = \"500nm-600nm,3\"\npixel-scale = \"0.5lod\"\ncrop = 16"}},
-      {"aberration-units", {"--aberration-units nm --wavelength 500nm --zernike 4,50",
-                            "aberration-units = \"nm\"\nwavelength = \"500nm\"\nzernike = [\"4,50\"]"}},
+      {"wavelengths",
+       {"--wavelengths 500nm:1,600nm:2 --pixel-scale 0.5lod --crop 16",
+        "wavelengths = \"500nm:1,600nm:2\"\npixel-scale = \"0.5lod\"\ncrop = 16"}},
+      {"band",
+       {"--band 500nm-600nm,3 --pixel-scale 0.5lod --crop 16",
+        "band = \"500nm-600nm,3\"\npixel-scale = \"0.5lod\"\ncrop = 16"}},
+      {"aberration-units",
+       {"--aberration-units nm --wavelength 500nm --zernike 4,50",
+        "aberration-units = \"nm\"\nwavelength = \"500nm\"\nzernike = [\"4,50\"]"}},
       {"propagation", {"--propagation mft --crop 15", "propagation = \"mft\"\ncrop = 15"}},
       {"oversample", {"--oversample 3 --crop 16", "oversample = 3\ncrop = 16"}},
       {"jitter", {"--jitter 0.2lod", "jitter = \"0.2lod\""}},
@@ -105,8 +113,8 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       // docs/spec.md §7's metrics: a dropped --store frames would bring /metrics back.
       {"metrics", {"--metrics strehl,ee", "metrics = \"strehl,ee\""}},
       {"ee-radii", {"--metrics ee --ee-radii 1,2", "metrics = \"ee\"\nee-radii = \"1,2\""}},
-      {"mtf-frequencies", {"--metrics mtf --mtf-frequencies 0.5",
-                           "metrics = \"mtf\"\nmtf-frequencies = \"0.5\""}},
+      {"mtf-frequencies",
+       {"--metrics mtf --mtf-frequencies 0.5", "metrics = \"mtf\"\nmtf-frequencies = \"0.5\""}},
       {"store", {"--metrics strehl --store frames", "metrics = \"strehl\"\nstore = \"frames\""}},
   };
 }
@@ -194,8 +202,7 @@ TEST(ConfigKeys, EveryRunOptionActsTheSameFromAConfigFile) {
       ASSERT_NE(same, from_file.datasets.end()) << name << " missing from the configured run";
       if (name == "/psf")
         EXPECT_LE(relative_l2(same->second, values), batching_tolerance(Precision::single));
-      else
-        EXPECT_EQ(same->second, values) << name;
+      else EXPECT_EQ(same->second, values) << name;
     }
     EXPECT_EQ(from_file.attributes, from_cli.attributes);
     // The value is one the file shows, so a key dropped on the way would be seen.
@@ -223,8 +230,9 @@ TEST(ConfigKeys, ListKeysTakeArraysLikeTheirCommaStrings) {
   const std::vector<ArrayCase> cases{
       {"wavelengths", "[\"500nm:1\", \"600nm:2\"]", "\"500nm:1,600nm:2\"", spectrum},
       // An array may span lines, with comments and a trailing comma.
-      {"wavelengths", "[  # blue to red\n  \"500nm:1\",\n  \"550nm\",  # weighs 1\n"
-                      "  \"600nm:2\",\n]",
+      {"wavelengths",
+       "[  # blue to red\n  \"500nm:1\",\n  \"550nm\",  # weighs 1\n"
+       "  \"600nm:2\",\n]",
        "\"500nm:1,550nm,600nm:2\"", spectrum},
       {"band", "[\"500nm-600nm\", 3]", "\"500nm-600nm,3\"", spectrum},
       {"metrics", "[\"strehl\", \"ee\", \"fwhm\"]", "\"strehl,ee,fwhm\"", ""},
@@ -255,8 +263,10 @@ TEST(ConfigKeys, ListKeysTakeArraysLikeTheirCommaStrings) {
 
   // The sweep's metric keys alike: the recorded [sweep] table is the same.
   const auto sweep_config = [&](const std::string& name, const std::string& lists) {
-    write_text(dir + "/" + name + ".toml", "[sweep]\nbackends = [\"cpu\"]\nsizes = [16]\n"
-                                           "repeat = 1\n" + lists);
+    write_text(dir + "/" + name + ".toml",
+               "[sweep]\nbackends = [\"cpu\"]\nsizes = [16]\n"
+               "repeat = 1\n" +
+                   lists);
     const std::string out = dir + "/" + name + ".h5";
     const auto r = run_psfsim("sweep --quiet -c " + dir + "/" + name + ".toml -o " + out);
     EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
@@ -264,8 +274,8 @@ TEST(ConfigKeys, ListKeysTakeArraysLikeTheirCommaStrings) {
     config.erase(config.find("output = "));
     return config;
   };
-  const std::string from_arrays = sweep_config(
-      "sweep-arrays", "metrics = [\"strehl\", \"ee\"]\nee-radii = [1, 2]\n");
+  const std::string from_arrays =
+      sweep_config("sweep-arrays", "metrics = [\"strehl\", \"ee\"]\nee-radii = [1, 2]\n");
   EXPECT_NE(from_arrays.find("metrics = \"strehl,ee\""), std::string::npos) << from_arrays;
   EXPECT_EQ(from_arrays,
             sweep_config("sweep-commas", "metrics = \"strehl,ee\"\nee-radii = \"1,2\"\n"));
@@ -275,8 +285,8 @@ TEST(ConfigKeys, RepeatAndTimingKeysReachTimings) {
   const std::string dir = temp_dir() + "/config-timings";
   fs::create_directories(dir);
   std::ofstream(dir + "/c.toml") << "[run]\nrepeat = 3\n";
-  const H5Snapshot s = read_h5(run_to("run --backend cpu --samples 16 -c " + dir + "/c.toml",
-                                      dir + "/t.h5"));
+  const H5Snapshot s =
+      read_h5(run_to("run --backend cpu --samples 16 -c " + dir + "/c.toml", dir + "/t.h5"));
   EXPECT_EQ(s.datasets.at("/timings/total").size(), 3u);
 }
 
@@ -290,7 +300,8 @@ TEST(ConfigKeys, OutputAndForceWorkFromAConfigFile) {
   EXPECT_TRUE(fs::exists(out));
   r = run_psfsim("run --backend cpu --quiet -c " + dir + "/c.toml");
   EXPECT_EQ(r.exit_code, 2) << "an existing output was overwritten without force";
-  std::ofstream(dir + "/f.toml") << "[run]\noutput = \"" << out << "\"\nsamples = 16\nforce = true\n";
+  std::ofstream(dir + "/f.toml") << "[run]\noutput = \"" << out
+                                 << "\"\nsamples = 16\nforce = true\n";
   r = run_psfsim("run --backend cpu --quiet -c " + dir + "/f.toml");
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
 }
@@ -301,22 +312,27 @@ TEST(ConfigKeys, TheCommandLineOverridesAnExclusiveKeyOfTheFile) {
   const std::string dir = fresh_dir("config-exclusive");
   std::ofstream(dir + "/c.toml") << "[run]\nsamples = 32\npad-factor = 3\n"
                                     "vary = \"Z4,-1,1,3\"\n";
-  const auto m_of = [](const H5Snapshot& s) { return std::stod(s.attributes.at("/psf@padded_size")); };
+  const auto m_of = [](const H5Snapshot& s) {
+    return std::stod(s.attributes.at("/psf@padded_size"));
+  };
   const H5Snapshot file = read_h5(run_to("run --backend cpu -c " + dir + "/c.toml", dir + "/a.h5"));
   EXPECT_EQ(m_of(file), 96);
-  const H5Snapshot over =
-      read_h5(run_to("run --backend cpu -c " + dir + "/c.toml --padded-size 100 --random "
-                     "4-6,0.1,2,7", dir + "/b.h5"));
+  const H5Snapshot over = read_h5(run_to("run --backend cpu -c " + dir +
+                                             "/c.toml --padded-size 100 --random "
+                                             "4-6,0.1,2,7",
+                                         dir + "/b.h5"));
   EXPECT_EQ(m_of(over), 100);
   EXPECT_EQ(over.shapes.at("/psf"), (std::vector<unsigned long long>{2, 100, 100}));
   // Both on the command line is still the error it is.
-  const auto both = run_psfsim("run --backend cpu -c " + dir + "/c.toml --padded-size 100 "
-                               "--pad-factor 2 -o " + dir + "/c.h5");
+  const auto both = run_psfsim("run --backend cpu -c " + dir +
+                               "/c.toml --padded-size 100 "
+                               "--pad-factor 2 -o " +
+                               dir + "/c.h5");
   EXPECT_EQ(both.exit_code, 2) << both.stderr_text;
   // The recorded configuration (which names padded-size) fed back with --pad-factor.
   std::ofstream(dir + "/again.toml") << file.attributes.at("/@config");
-  const H5Snapshot again = read_h5(
-      run_to("run -c " + dir + "/again.toml --pad-factor 2 --force", dir + "/a.h5"));
+  const H5Snapshot again =
+      read_h5(run_to("run -c " + dir + "/again.toml --pad-factor 2 --force", dir + "/a.h5"));
   EXPECT_EQ(m_of(again), 64);
 }
 
@@ -326,8 +342,10 @@ TEST(ConfigKeys, TheCommandLineOverridesAnExclusiveKeyOfTheFile) {
 TEST(ConfigKeys, RecordedConfigurationReadsBackAndReproducesTheRun) {
   const std::string dir = fresh_dir("config-round-trip");
   const std::string odd = dir + "/we\"ird\\name.h5";
-  const auto first = run_psfsim("run --backend cpu --samples 24 --obscuration 0.1234567890123 "
-                                "--zernike 4,0.3000000000000001 --crop 31 --quiet -o '" + odd + "'");
+  const auto first = run_psfsim(
+      "run --backend cpu --samples 24 --obscuration 0.1234567890123 "
+      "--zernike 4,0.3000000000000001 --crop 31 --quiet -o '" +
+      odd + "'");
   ASSERT_EQ(first.exit_code, 0) << first.stderr_text;
   const H5Snapshot original = read_h5(odd);
   std::ofstream(dir + "/again.toml") << original.attributes.at("/@config");
@@ -338,8 +356,10 @@ TEST(ConfigKeys, RecordedConfigurationReadsBackAndReproducesTheRun) {
   EXPECT_EQ(rerun.attributes.at("/psf@obscuration"), original.attributes.at("/psf@obscuration"));
 
   const std::string sweep_out = dir + "/sw\"eep.h5";
-  const auto sweep = run_psfsim("sweep --backends cpu --sizes 16,24 --batch 1,3 --repeat 2 "
-                                "--pad-factor 2.5 --quiet -o '" + sweep_out + "'");
+  const auto sweep = run_psfsim(
+      "sweep --backends cpu --sizes 16,24 --batch 1,3 --repeat 2 "
+      "--pad-factor 2.5 --quiet -o '" +
+      sweep_out + "'");
   ASSERT_EQ(sweep.exit_code, 0) << sweep.stderr_text;
   std::ofstream(dir + "/sweep.toml") << read_h5(sweep_out).attributes.at("/@config");
   const auto sweep_again = run_psfsim("sweep -c " + dir + "/sweep.toml --force --quiet");

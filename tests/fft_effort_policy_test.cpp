@@ -34,8 +34,8 @@ TEST(FftEffortPolicy, OnePsfIsAnEstimateAtEverySize) {
 
 TEST(FftEffortPolicy, WithoutWisdomEveryRunIsAnEstimate) {
   // A measured plan, timed afresh in every process, could differ between reruns.
-  for (int m : {64, 1024, 16384}) EXPECT_EQ(automatic(m, std::size_t{1} << 40, false),
-                                             FftEffort::estimate);
+  for (int m : {64, 1024, 16384})
+    EXPECT_EQ(automatic(m, std::size_t{1} << 40, false), FftEffort::estimate);
 }
 
 TEST(FftEffortPolicy, MeasuredWhereThePlanningIsAtMostItsShareOfTheRun) {
@@ -56,8 +56,8 @@ TEST(FftEffortPolicy, MeasuredWhereThePlanningIsAtMostItsShareOfTheRun) {
 TEST(FftEffortPolicy, BetweenAndBeyondTheTableRows) {
   const auto& table = tuning::measure_planning_frames;
   for (std::size_t i = 1; i < table.size(); ++i) {
-    const int m = static_cast<int>(std::lround(std::sqrt(1.0 * table[i - 1].padded *
-                                                         table[i].padded)));
+    const int m =
+        static_cast<int>(std::lround(std::sqrt(1.0 * table[i - 1].padded * table[i].padded)));
     const double lo = std::min(table[i - 1].frames, table[i].frames);
     const double hi = std::max(table[i - 1].frames, table[i].frames);
     EXPECT_GE(measure_planning_frames(m), lo) << "M = " << m;

@@ -27,8 +27,10 @@ void expect_one_line_error(const CommandResult& r, int code, const std::string& 
 const std::string& small_input() {
   static const std::string path = [] {
     const std::string file = fresh_dir("fits-input") + "/in.h5";
-    const auto r = run_psfsim("run --backend cpu --quiet --samples 32 --pad-factor 4 "
-                              "--vary Z4,-0.5,0.5,3 --fft-effort estimate -o " + file);
+    const auto r = run_psfsim(
+        "run --backend cpu --quiet --samples 32 --pad-factor 4 "
+        "--vary Z4,-0.5,0.5,3 --fft-effort estimate -o " +
+        file);
     EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
     return file;
   }();

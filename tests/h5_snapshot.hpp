@@ -8,9 +8,9 @@
 namespace psfsim::test {
 
 struct H5Snapshot {
-  std::map<std::string, std::vector<double>> datasets;   // "/psf", "/parameters/Z4", ...
+  std::map<std::string, std::vector<double>> datasets;  // "/psf", "/parameters/Z4", ...
   std::map<std::string, std::vector<unsigned long long>> shapes;
-  std::map<std::string, std::string> attributes;         // "/psf@normalization" -> "sum"
+  std::map<std::string, std::string> attributes;  // "/psf@normalization" -> "sum"
 };
 
 // Throws std::runtime_error when the file cannot be read.

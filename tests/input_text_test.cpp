@@ -20,8 +20,8 @@ TEST(InputText, SeedsAreDecimalDigitsBelow2To64) {
   EXPECT_EQ(parse_seed(" 42 "), 42u);
   EXPECT_EQ(parse_seed("007"), 7u);
   EXPECT_EQ(parse_seed("18446744073709551615"), UINT64_MAX);
-  for (const char* bad : {"", "-1", "+1", "18446744073709551616", "99999999999999999999999",
-                          "1e23", "1.0", "0x10", "1 2", "one"})
+  for (const char* bad : {"", "-1", "+1", "18446744073709551616", "99999999999999999999999", "1e23",
+                          "1.0", "0x10", "1 2", "one"})
     EXPECT_FALSE(parse_seed(bad).has_value()) << bad;
 }
 
@@ -31,16 +31,24 @@ TEST(InputText, PrintableEscapesWhatATerminalWouldObey) {
   EXPECT_EQ(printable("a\x1b[31mb"), "a\\x1b[31mb");
   EXPECT_EQ(printable("two\nlines\tand\r"), "two\\nlines\\tand\\r");
   EXPECT_EQ(printable(std::string("nul\0here", 8)), "nul\\x00here");
-  EXPECT_EQ(printable("\x7f" "ELF"), "\\x7fELF");
+  EXPECT_EQ(printable("\x7f"
+                      "ELF"),
+            "\\x7fELF");
   // Not UTF-8: a lone continuation byte, a cut sequence, an overlong '/', a surrogate.
   EXPECT_EQ(printable("\x80"), "\\x80");
   EXPECT_EQ(printable("\xe2\x82"), "\\xe2\\x82");
   EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");
   EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");
   // UTF-8 that hides or reorders text: C1 CSI, right-to-left override, zero-width space, BOM.
-  EXPECT_EQ(printable("\xc2\x9b" "31m"), "\\u{009b}31m");
-  EXPECT_EQ(printable("abc\xe2\x80\xae" "fed"), "abc\\u{202e}fed");
-  EXPECT_EQ(printable("a\xe2\x80\x8b" "b"), "a\\u{200b}b");
+  EXPECT_EQ(printable("\xc2\x9b"
+                      "31m"),
+            "\\u{009b}31m");
+  EXPECT_EQ(printable("abc\xe2\x80\xae"
+                      "fed"),
+            "abc\\u{202e}fed");
+  EXPECT_EQ(printable("a\xe2\x80\x8b"
+                      "b"),
+            "a\\u{200b}b");
   EXPECT_EQ(printable("\xef\xbb\xbfZ4"), "\\u{feff}Z4");
 }
 

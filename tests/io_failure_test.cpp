@@ -50,7 +50,8 @@ TEST(IoFailure, EveryLimitFailsCleanlyOrSucceeds) {
     const std::string out = dir + "/x.h5";
     const auto r = run_psfsim(
         "run --backend cpu --samples 16 --crop 24 --vary Z4,-1,1,40 --chunk-frames 8 --quiet "
-        "--fft-effort estimate --force -o " + out,
+        "--fft-effort estimate --force -o " +
+            out,
         "ulimit -f " + std::to_string(blocks) + "; exec");
     if (r.exit_code == 0) {
       EXPECT_EQ(folder_entries(dir), std::vector<std::string>{"x.h5"});

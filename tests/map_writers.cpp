@@ -39,8 +39,8 @@ void write_npy(const std::string& path, const Dims& dims, const std::vector<doub
                const std::string& descr, bool fortran) {
   std::string shape = "(";
   for (const auto d : dims) shape += std::to_string(d) + ", ";
-  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " +
-                     (fortran ? "True" : "False") + ", 'shape': " + shape + "), }";
+  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+                     ", 'shape': " + shape + "), }";
   while ((10 + dict.size() + 1) % 64 != 0) dict += ' ';
   dict += '\n';
   std::string bytes = "\x93NUMPY";
@@ -67,8 +67,8 @@ void write_npy(const std::string& path, const Dims& dims, const std::vector<doub
   std::ofstream(path, std::ios::binary) << bytes;
 }
 
-void write_fits(const std::string& path, const Dims& dims, const std::vector<double>& v,
-                int bitpix, const std::vector<std::pair<std::string, std::string>>& cards) {
+void write_fits(const std::string& path, const Dims& dims, const std::vector<double>& v, int bitpix,
+                const std::vector<std::pair<std::string, std::string>>& cards) {
   std::string header;
   const auto card = [&](const std::string& key, const std::string& value) {
     std::string c = key;
@@ -112,8 +112,8 @@ void write_h5(const std::string& path, const std::string& dataset, const Dims& d
   const hid_t space = H5Screate_simple(static_cast<int>(hd.size()), hd.data(), nullptr);
   const hid_t links = H5Pcreate(H5P_LINK_CREATE);
   H5Pset_create_intermediate_group(links, 1);
-  const hid_t set = H5Dcreate2(file, dataset.c_str(), file_type, space, links, H5P_DEFAULT,
-                               H5P_DEFAULT);
+  const hid_t set =
+      H5Dcreate2(file, dataset.c_str(), file_type, space, links, H5P_DEFAULT, H5P_DEFAULT);
   ASSERT_GE(set, 0) << dataset;
   if (!v.empty()) {
     EXPECT_GE(H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), 0);

@@ -29,7 +29,6 @@ void write_fits(const std::string& path, const Dims& dims, const std::vector<dou
 // An HDF5 dataset (intermediate groups created) of `file_type`, written from doubles; an
 // empty `v` leaves it unwritten (its fill value), for types doubles do not convert to.
 void write_h5(const std::string& path, const std::string& dataset, const Dims& dims,
-              const std::vector<double>& v, hid_t file_type = H5T_IEEE_F64LE,
-              bool truncate = true);
+              const std::vector<double>& v, hid_t file_type = H5T_IEEE_F64LE, bool truncate = true);
 
 }  // namespace psfsim::test

@@ -38,11 +38,10 @@ TEST(MetricsCli, AllLeavesOutTheMtfWhereTheRunHasNoWholeFocalPlane) {
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   const H5Snapshot s = read_h5(out);
   EXPECT_EQ(metric_sets(s), (std::set<std::string>{"strehl", "strehl_centre", "centroid_x",
-                                                   "centroid_y", "fwhm", "ee",
-                                                   "rms_wavefront"}));
+                                                   "centroid_y", "fwhm", "ee", "rms_wavefront"}));
   // Named alone, the MTF is still refused there, with the reason.
-  const auto mtf = run_psfsim(three_frames + " --crop 16 --propagation mft --metrics mtf -o " +
-                              dir + "/n.h5");
+  const auto mtf =
+      run_psfsim(three_frames + " --crop 16 --propagation mft --metrics mtf -o " + dir + "/n.h5");
   EXPECT_EQ(mtf.exit_code, 2) << mtf.stderr_text;
   EXPECT_NE(mtf.stderr_text.find("--metrics mtf"), std::string::npos) << mtf.stderr_text;
 }
@@ -55,11 +54,11 @@ TEST(MetricsCli, StoreMetricsWritesMetricsAndNoPsf) {
   const H5Snapshot s = read_h5(out);
   EXPECT_EQ(s.datasets.count("/psf"), 0u);
   EXPECT_EQ(s.attributes.at("/@store"), "metrics");
-  EXPECT_EQ(metric_sets(s), (std::set<std::string>{"strehl", "strehl_centre", "centroid_x",
-                                                   "centroid_y", "fwhm", "ee",
-                                                   "rms_wavefront", "mtf"}));
-  for (const char* name : {"strehl", "strehl_centre", "centroid_x", "centroid_y", "fwhm",
-                           "rms_wavefront"})
+  EXPECT_EQ(metric_sets(s),
+            (std::set<std::string>{"strehl", "strehl_centre", "centroid_x", "centroid_y", "fwhm",
+                                   "ee", "rms_wavefront", "mtf"}));
+  for (const char* name :
+       {"strehl", "strehl_centre", "centroid_x", "centroid_y", "fwhm", "rms_wavefront"})
     EXPECT_EQ(s.shapes.at(std::string("/metrics/") + name), (Shape{3})) << name;
   // The defaults: 8 radii and 9 frequencies, recorded beside the values.
   EXPECT_EQ(s.shapes.at("/metrics/ee"), (Shape{3, 8}));

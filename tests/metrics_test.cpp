@@ -46,9 +46,7 @@ double airy_intensity(double r) {
 }
 
 // The clear circular pupil's MTF at nu (units of the cutoff D/lambda).
-double disk_mtf(double nu) {
-  return 2.0 / pi * (std::acos(nu) - nu * std::sqrt(1.0 - nu * nu));
-}
+double disk_mtf(double nu) { return 2.0 / pi * (std::acos(nu) - nu * std::sqrt(1.0 - nu * nu)); }
 
 // The Airy FWHM in lambda/D: 2 r where [2 J1(pi r)/(pi r)]^2 = 1/2, by bisection (1.0290).
 double airy_fwhm() {
@@ -92,9 +90,8 @@ Result run_metrics(const RunSpec& spec) {
   for (std::size_t f = 0; f < collected.frames(); ++f) {
     const auto m = collected.metrics(f);
     if (m.size() != width)
-      throw std::runtime_error("frame " + std::to_string(f) + " has " +
-                               std::to_string(m.size()) + " metric values, not " +
-                               std::to_string(width));
+      throw std::runtime_error("frame " + std::to_string(f) + " has " + std::to_string(m.size()) +
+                               " metric values, not " + std::to_string(width));
     r.rows.emplace_back(m.begin(), m.end());
     if (spec.metrics.stores_frames())
       r.frames.emplace_back(collected.frame(f).begin(), collected.frame(f).end());
@@ -365,9 +362,9 @@ TEST(MetricsMarechal, StrehlFollowsMarechalAndRmsIsTheCoefficientsNorm) {
   const int n = 64;
   // Directions in Z4..Z11 (unit norm after scaling), each at three RMS values.
   const std::vector<std::vector<double>> directions{
-      {1, 0, 0, 0, 0, 0, 0, 0},          // defocus alone
-      {0, 0, 0, 1, 0, 0, 0, 0},          // coma alone
-      {0, 0, 0, 0, 0, 0, 0, 1},          // spherical alone
+      {1, 0, 0, 0, 0, 0, 0, 0},             // defocus alone
+      {0, 0, 0, 1, 0, 0, 0, 0},             // coma alone
+      {0, 0, 0, 0, 0, 0, 0, 1},             // spherical alone
       {1, -2, 1.5, 0.5, -1, 2, 0.7, -0.4},  // everything
       {0.3, 0.3, -0.3, 0.3, 0.3, -0.3, 0.3, 0.3}};
   for (const auto& dir : directions)
@@ -388,7 +385,8 @@ TEST(MetricsMarechal, StrehlFollowsMarechalAndRmsIsTheCoefficientsNorm) {
 
       // Exact for the sampled pupil, to rounding: the axis value is |sum A e^{2 pi i W}|^2,
       // and rms_wavefront is the piston-free RMS of W over its samples (psfsim's phase
-      // polynomial evaluates the Zernikes to ~1e-12 waves: docs/conventions.md's Cartesian expansion).
+      // polynomial evaluates the Zernikes to ~1e-12 waves: docs/conventions.md's Cartesian
+      // expansion).
       EXPECT_NEAR(r.at("strehl_centre"), p.centre_strehl, 1e-11);
       EXPECT_NEAR(r.at("rms_wavefront"), p.rms, 1e-11);
       // Against the continuous disk: the sampled Zernikes are orthonormal only to O(1/N):
@@ -443,7 +441,8 @@ TEST(MetricsTilt, CentroidMovesByFourTimesTheCoefficient) {
   for (const double c : {0.25, -0.1, 0.6})
     for (const int j : {2, 3}) {
       SCOPED_TRACE("Z" + std::to_string(j) + " c = " + std::to_string(c));
-      const Result r = run_metrics(metric_spec("cpu", Precision::double_, 128, 2.0, {{}, {{j, c}}}));
+      const Result r =
+          run_metrics(metric_spec("cpu", Precision::double_, 128, 2.0, {{}, {{j, c}}}));
       const std::string along = j == 2 ? "centroid_x" : "centroid_y";
       const std::string across = j == 2 ? "centroid_y" : "centroid_x";
       EXPECT_NEAR(r.at(along), 4 * c, 4e-3 + 0.01 * std::abs(4 * c));
@@ -619,7 +618,8 @@ TEST(MetricsNormalization, NoneAndPeakAndSumGiveTheSameMetrics) {
     s.crop = 48;
     s.frames.push_back(Aberration{{}, {{2, 0.3}, {6, -0.1}}});
     std::vector<Result> results;
-    for (const Normalization norm : {Normalization::none, Normalization::peak, Normalization::sum}) {
+    for (const Normalization norm :
+         {Normalization::none, Normalization::peak, Normalization::sum}) {
       s.normalization = norm;
       results.push_back(run_metrics(s));
     }
@@ -767,7 +767,8 @@ TEST(MetricsDetector, JitterAndNoiseLeaveTheMetricsAlone) {
   // The same backend computation: equal to double rounding (1e-12 relative to the value
   // or 1); the frames themselves differ (jitter widens them, noise roughens them).
   for (std::size_t i = 0; i < plain.rows[0].size(); ++i)
-    EXPECT_NEAR(noisy.rows[0][i], plain.rows[0][i], 1e-12 * std::max(1.0, std::abs(plain.rows[0][i])))
+    EXPECT_NEAR(noisy.rows[0][i], plain.rows[0][i],
+                1e-12 * std::max(1.0, std::abs(plain.rows[0][i])))
         << "value " << i;
   EXPECT_GT(relative_l2(noisy.frames[0], plain.frames[0]), 1e-3);
 }

@@ -125,8 +125,8 @@ std::vector<double> frame_of(const std::vector<Real>& frames, int k, int f) {
 }
 
 std::string describe(int n, int k, double s, Grid grid) {
-  return "N=" + std::to_string(n) + " K=" + std::to_string(k) + " s=" + std::to_string(s) +
-         " " + std::string(to_string(grid));
+  return "N=" + std::to_string(n) + " K=" + std::to_string(k) + " s=" + std::to_string(s) + " " +
+         std::string(to_string(grid));
 }
 
 TYPED_TEST(Mft, MatchesTheDirectSum) {
@@ -194,8 +194,7 @@ TYPED_TEST(Mft, EqualsTheFftCropAtTheFftPixelScale) {
     const std::vector<double> psf(out.begin(), out.end());
     const std::string what = describe(n, k, s, c.grid) + " M=" + std::to_string(c.padded);
     // The CPU backend's FFT path in the same precision, and the float64 direct DFT of §1.
-    EXPECT_LE(relative_l2(psf, compute_frame("cpu", c, precision)),
-              reference_tolerance(precision))
+    EXPECT_LE(relative_l2(psf, compute_frame("cpu", c, precision)), reference_tolerance(precision))
         << what;
     EXPECT_LE(relative_l2(psf, direct_dft_psf(c)), reference_tolerance(precision)) << what;
   }

@@ -81,15 +81,17 @@ TEST_P(NumpyReference, CropAndNormalizationsMatchTransformedReference) {
   const double sum = std::accumulate(cropped.begin(), cropped.end(), 0.0);
   std::vector<double> expected = cropped;
   for (auto& v : expected) v /= sum;
-  EXPECT_LT(relative_l2(compute_frame(backend, c, precision), expected), reference_tolerance(precision));
+  EXPECT_LT(relative_l2(compute_frame(backend, c, precision), expected),
+            reference_tolerance(precision));
 
   // peak: divided by (sum A)^2, counted here from the aperture definition.
   double aperture = 0.0;
   for (int r = 0; r < c.samples; ++r)
     for (int col = 0; col < c.samples; ++col) {
       const auto coord = [&](int i) {
-        return c.grid == Grid::centered ? (i - c.samples / 2.0) * (2.0 / c.samples)
-                                        : (i == c.samples - 1 ? 1.0 : i * (2.0 / (c.samples - 1)) - 1.0);
+        return c.grid == Grid::centered
+                   ? (i - c.samples / 2.0) * (2.0 / c.samples)
+                   : (i == c.samples - 1 ? 1.0 : i * (2.0 / (c.samples - 1)) - 1.0);
       };
       const double rho = std::sqrt(coord(col) * coord(col) + coord(r) * coord(r));
       aperture += (rho <= 1.0 && rho >= c.obscuration) ? 1.0 : 0.0;
@@ -97,13 +99,14 @@ TEST_P(NumpyReference, CropAndNormalizationsMatchTransformedReference) {
   c.normalization = Normalization::peak;
   expected = cropped;
   for (auto& v : expected) v /= aperture * aperture;
-  EXPECT_LT(relative_l2(compute_frame(backend, c, precision), expected), reference_tolerance(precision));
+  EXPECT_LT(relative_l2(compute_frame(backend, c, precision), expected),
+            reference_tolerance(precision));
 }
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   const auto& [backend, precision, index] = info.param;
-  return backend + (precision == Precision::single ? "_single_" : "_double_") +
-         "case" + std::to_string(index);
+  return backend + (precision == Precision::single ? "_single_" : "_double_") + "case" +
+         std::to_string(index);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -22,7 +22,8 @@ struct Listed {
 };
 
 std::vector<Listed> commands(app::CommandLine& cli) {
-  return {{Command::run, cli.run}, {Command::sweep, cli.sweep},
+  return {{Command::run, cli.run},
+          {Command::sweep, cli.sweep},
           {Command::export_fits, cli.export_fits}};
 }
 

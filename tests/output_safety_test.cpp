@@ -172,7 +172,9 @@ TEST(OutputSafety, AnOutputThatIsItsInputIsRefused) {
   const std::string wisdom = dir + "/wisdom";
   // A measured plan, which is what a wisdom file keeps (one PSF alone is planned by estimate).
   ASSERT_EQ(run_psfsim("run --backend cpu --samples 16 --quiet --fft-effort measure --wisdom " +
-                       wisdom + " -o " + dir + "/w.h5").exit_code, 0);
+                       wisdom + " -o " + dir + "/w.h5")
+                .exit_code,
+            0);
   ASSERT_TRUE(fs::exists(wisdom));
   const std::string run = "run --backend cpu --samples 16 --quiet --fft-effort estimate ";
   const struct {
@@ -191,10 +193,11 @@ TEST(OutputSafety, AnOutputThatIsItsInputIsRefused) {
                           "--output " + c.input, "is the same file as " + c.option);
     EXPECT_TRUE(bytes_of(c.input) == before) << "the input was replaced";
   }
-  expect_one_line_error(
-      run_psfsim("-c " + config + " sweep --backends cpu --sizes 16 --repeat 1 --quiet "
-                 "--force -o " + config),
-      2, "--output " + config, "is the same file as --config");
+  expect_one_line_error(run_psfsim("-c " + config +
+                                   " sweep --backends cpu --sizes 16 --repeat 1 --quiet "
+                                   "--force -o " +
+                                   config),
+                        2, "--output " + config, "is the same file as --config");
   EXPECT_FALSE(has_partial(dir));
 }
 
@@ -206,8 +209,7 @@ TEST(OutputSafety, ALongLegalNameWorksForEveryCommand) {
   const std::string fits_name = std::string(250, 'f') + ".fits";
   auto r = run_psfsim(small_run + " -o " + dir + "/" + run_name);
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
-  r = run_psfsim("sweep --backends cpu --sizes 16 --repeat 1 --quiet -o " + dir + "/" +
-                 sweep_name);
+  r = run_psfsim("sweep --backends cpu --sizes 16 --repeat 1 --quiet -o " + dir + "/" + sweep_name);
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   r = run_psfsim("export " + dir + "/" + run_name + " --fits " + dir + "/" + fits_name);
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
@@ -343,9 +345,10 @@ TEST(OutputSafety, RenameWithoutReplacingByHardLinkWhereRenameat2IsMissing) {
 
 // A run of about a second alone, writing `target`.
 std::vector<std::string> slow_run(const std::string& target, bool force) {
-  std::vector<std::string> args{"run", "--backend", "cpu", "--threads", "1", "--samples", "64",
-                                "--crop", "8", "--vary", "Z4,-1,1,20000", "--fft-effort",
-                                "estimate", "--wisdom", "none", "--quiet", "-o", target};
+  std::vector<std::string> args{"run",           "--backend",    "cpu",      "--threads", "1",
+                                "--samples",     "64",           "--crop",   "8",         "--vary",
+                                "Z4,-1,1,20000", "--fft-effort", "estimate", "--wisdom",  "none",
+                                "--quiet",       "-o",           target};
   if (force) args.push_back("--force");
   return args;
 }
@@ -358,8 +361,8 @@ Running stopped_mid_run(const std::string& target, bool force, const std::string
   for (int attempt = 0; attempt < 3; ++attempt) {
     const Running run = start_psfsim(slow_run(target, force), logs);
     const std::string partial =
-        (t.parent_path() / partial_file_name(t.filename().native(),
-                                             host_name() + "-" + std::to_string(run.pid)))
+        (t.parent_path() /
+         partial_file_name(t.filename().native(), host_name() + "-" + std::to_string(run.pid)))
             .string();
     const bool seen = wait_for_file(partial, run.pid);
     if (seen && ::kill(run.pid, SIGSTOP) == 0) {
@@ -398,8 +401,12 @@ TEST(OutputSafety, WithoutForceAFileThatAppearedDuringTheRunIsKept) {
   const ino_t inode = inode_of(out);
   EXPECT_EQ(continue_and_wait(first), 3);
   const std::string err = read_text(first.stderr_path);
-  EXPECT_EQ(err.rfind("psfsim: error: " + out + ": another file took this name during the run "
-                      "and was kept", 0), 0u) << err;
+  EXPECT_EQ(err.rfind("psfsim: error: " + out +
+                          ": another file took this name during the run "
+                          "and was kept",
+                      0),
+            0u)
+      << err;
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   EXPECT_TRUE(bytes_of(out) == theirs) << "the other run's file was replaced";
   EXPECT_EQ(inode_of(out), inode);
@@ -431,15 +438,14 @@ TEST(OutputSafety, WithForceAFifoOrLinkThatAppearedDuringTheRunIsKept) {
     SCOPED_TRACE(kind);
     const Running run = stopped_mid_run(out, true, logs);
     ASSERT_GT(run.pid, 0);
-    if (kind == "a FIFO")
-      ASSERT_EQ(::mkfifo(out.c_str(), 0644), 0);
-    else
-      fs::create_symlink("target.txt", out);
+    if (kind == "a FIFO") ASSERT_EQ(::mkfifo(out.c_str(), 0644), 0);
+    else fs::create_symlink("target.txt", out);
     const mode_t type = entry_type(out);
     EXPECT_EQ(continue_and_wait(run), 3);
     const std::string err = read_text(run.stderr_path);
-    EXPECT_EQ(err.rfind("psfsim: error: " + out + ": " + kind + " took this name during the run",
-                        0), 0u) << err;
+    EXPECT_EQ(
+        err.rfind("psfsim: error: " + out + ": " + kind + " took this name during the run", 0), 0u)
+        << err;
     EXPECT_EQ(entry_type(out), type);
     EXPECT_EQ(folder_entries(dir), (std::vector<std::string>{"out.h5", "target.txt"}));
     fs::remove(out);
@@ -489,10 +495,11 @@ TEST(OutputSafety, AClosedPipeOnStdoutLosesNothing) {
     const std::string out = dir + "/" + command + ".h5";
     const std::vector<std::string> args =
         command == "run"
-            ? std::vector<std::string>{"run", "--backend", "cpu", "--samples", "16",
-                                       "--fft-effort", "estimate", "--wisdom", "none", "-o", out}
-            : std::vector<std::string>{"sweep", "--backends", "cpu", "--sizes", "16,32",
-                                       "--repeat", "1", "-o", out};
+            ? std::vector<std::string>{"run",  "--backend",    "cpu",      "--samples",
+                                       "16",   "--fft-effort", "estimate", "--wisdom",
+                                       "none", "-o",           out}
+            : std::vector<std::string>{"sweep",    "--backends", "cpu", "--sizes", "16,32",
+                                       "--repeat", "1",          "-o",  out};
     const Running r = start_psfsim(args, logs, ends[1]);
     ::close(ends[1]);
     EXPECT_EQ(wait_exit(r.pid, std::chrono::seconds(120)), 0) << read_text(r.stderr_path);

@@ -62,7 +62,8 @@ std::vector<double> direct_mft(const RunSpec& spec, int k, double s, double cent
         for (int c = 0; c < n; ++c)
           if (pupil[r * n + c] != 0.0)
             e += pupil[r * n + c] *
-                 std::polar(1.0, -2 * pi * ((p - centre) * s * x[c] / 2 + (q - centre) * s * x[r] / 2));
+                 std::polar(1.0,
+                            -2 * pi * ((p - centre) * s * x[c] / 2 + (q - centre) * s * x[r] / 2));
       out[q * k + p] = std::norm(e);
     }
   return out;
@@ -80,7 +81,8 @@ class Backends : public ::testing::TestWithParam<std::tuple<std::string, Precisi
 TEST_P(Backends, MftEqualsTheFftCropAtTheFftsPixelScale) {
   for (const Grid grid : {Grid::centered, Grid::linspace})
     for (const int k : {17, 24})
-      for (const Normalization norm : {Normalization::none, Normalization::peak, Normalization::sum}) {
+      for (const Normalization norm :
+           {Normalization::none, Normalization::peak, Normalization::sum}) {
         SCOPED_TRACE(std::string(to_string(grid)) + " K=" + std::to_string(k) + " " +
                      std::string(to_string(norm)));
         RunSpec fft = base_spec(backend(), precision(), 40, grid);
@@ -98,8 +100,8 @@ TEST_P(Backends, MftMatchesTheDoubleSumAtPixelScalesNoFftHas) {
   for (const Grid grid : {Grid::centered, Grid::linspace})
     for (const double s : {0.37, 1.3})
       for (const int k : {9, 12}) {
-        SCOPED_TRACE(std::string(to_string(grid)) + " s=" + std::to_string(s) + " K=" +
-                     std::to_string(k));
+        SCOPED_TRACE(std::string(to_string(grid)) + " s=" + std::to_string(s) +
+                     " K=" + std::to_string(k));
         RunSpec spec = base_spec(backend(), precision(), 23, grid);
         spec.obscuration = 0.2;
         spec.optics.pixel_scale = Angle{s, true};
@@ -238,13 +240,14 @@ TEST_P(Backends, PhotonsFillTheFocalPlaneAndNoiseIsReproducible) {
   EXPECT_NE(run_spec_frames(reseeded), frames);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    All, Backends,
-    ::testing::Combine(::testing::ValuesIn(compiled_backends()),
-                       ::testing::Values(Precision::single, Precision::double_)),
-    [](const auto& info) {
-      return std::get<0>(info.param) + "_" + std::string(to_string(std::get<1>(info.param)));
-    });
+INSTANTIATE_TEST_SUITE_P(All, Backends,
+                         ::testing::Combine(::testing::ValuesIn(compiled_backends()),
+                                            ::testing::Values(Precision::single,
+                                                              Precision::double_)),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + "_" +
+                                  std::string(to_string(std::get<1>(info.param)));
+                         });
 
 }  // namespace
 }  // namespace psfsim::test

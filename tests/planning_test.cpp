@@ -40,8 +40,8 @@ TEST(Planning, PlanIsAStageOfTheTimingsAndOfThePrintedTable) {
   for (const std::string effort : {"estimate", "measure"}) {
     SCOPED_TRACE(effort);
     const std::string out = dir + "/" + effort + ".h5";
-    const auto r = run_psfsim("run --backend cpu --samples 32 --repeat 2 --fft-effort " +
-                              effort + " --wisdom " + dir + "/w -o " + out);
+    const auto r = run_psfsim("run --backend cpu --samples 32 --repeat 2 --fft-effort " + effort +
+                              " --wisdom " + dir + "/w -o " + out);
     ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
     const H5Snapshot s = read_h5(out);
     ASSERT_EQ(s.datasets.count("/timings/plan"), 1u) << "no /timings/plan";
@@ -58,8 +58,10 @@ TEST(Planning, AnEstimateIsTheSamePlanWhateverTheCacheHolds) {
   // a measured run of the same size in between would change the estimate's bits.
   const std::string dir = fresh_dir("estimate-cache");
   const std::string env = "XDG_CACHE_HOME=" + dir + "/cache";
-  const std::string base = "run --backend cpu --samples 100 --pad-factor 2.5 --zernike 4,0.3 "
-                           "--quiet --force -o " + dir + "/x.h5 --fft-effort ";
+  const std::string base =
+      "run --backend cpu --samples 100 --pad-factor 2.5 --zernike 4,0.3 "
+      "--quiet --force -o " +
+      dir + "/x.h5 --fft-effort ";
   const auto psf = [&](const std::string& effort) {
     const auto r = run_psfsim(base + effort, env);
     EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
@@ -79,8 +81,8 @@ TEST(Planning, AWisdomPathThatIsAFolderOrAFifoIsRefusedBeforeAnyWork) {
   ASSERT_EQ(::mkfifo((dir + "/fifo").c_str(), 0600), 0);
   for (const std::string& wisdom : {dir, dir + "/fifo"}) {
     SCOPED_TRACE(wisdom);
-    const auto r = run_psfsim("run --backend cpu --samples 16 --wisdom " + wisdom + " -o " +
-                              dir + "/x.h5");
+    const auto r =
+        run_psfsim("run --backend cpu --samples 16 --wisdom " + wisdom + " -o " + dir + "/x.h5");
     EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
     const auto lines = lines_of(r.stderr_text);
     ASSERT_EQ(lines.size(), 1u) << r.stderr_text;
@@ -92,8 +94,10 @@ TEST(Planning, AWisdomPathThatIsAFolderOrAFifoIsRefusedBeforeAnyWork) {
 TEST(Planning, AWisdomFileThatCannotBeSavedWarnsOnceAndKeepsTheOutput) {
   const std::string dir = fresh_dir("wisdom-unsaved");
   const std::string wisdom = dir + "/no-such-folder/w";
-  const auto r = run_psfsim("run --backend cpu --samples 16 --fft-effort measure --quiet "
-                            "--wisdom " + wisdom + " -o " + dir + "/x.h5");
+  const auto r = run_psfsim(
+      "run --backend cpu --samples 16 --fft-effort measure --quiet "
+      "--wisdom " +
+      wisdom + " -o " + dir + "/x.h5");
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_TRUE(fs::exists(dir + "/x.h5"));
   const auto lines = lines_of(r.stderr_text);

@@ -60,8 +60,9 @@ Layout layout_of(const std::string& path) {
 
 // No wisdom: runs whose values are compared must not pick up a plan that a concurrent test
 // adds to the shared cache in between.
-const std::string batch = "run --backend cpu --samples 32 --crop 48 --random 4-9,0.1,600,3 --quiet "
-                          "--force --fft-effort estimate --wisdom none";
+const std::string batch =
+    "run --backend cpu --samples 32 --crop 48 --random 4-9,0.1,600,3 --quiet "
+    "--force --fft-effort estimate --wisdom none";
 
 TEST(PsfLayout, ChunksHoldWholeFramesOfAboutOneToFourMiB) {
   const std::string dir = temp_dir() + "/layout-chunks";
@@ -79,7 +80,8 @@ TEST(PsfLayout, ChunksHoldWholeFramesOfAboutOneToFourMiB) {
   // A frame larger than 4 MiB is split by rows.
   const std::string big = dir + "/big.h5";
   ASSERT_EQ(run_psfsim("run --backend cpu --samples 640 --pad-factor 2 --precision double "
-                       "--fft-effort estimate --quiet -o " + big)
+                       "--fft-effort estimate --quiet -o " +
+                       big)
                 .exit_code,
             0);
   const Layout l = layout_of(big);
@@ -132,8 +134,8 @@ TEST(PsfLayout, FramesCopiedIntoTheFileEqualTheLibrarysWrites) {
                     "--vary Z4,-1,1,3 --fft-effort estimate --wisdom none --quiet --force")}) {
     SCOPED_TRACE(args);
     const std::vector<double> mapped = run_and_read(args + " --compression none", dir + "/m.h5");
-    const std::vector<double> library = run_and_read(args + " --compression deflate:1",
-                                                     dir + "/d.h5");
+    const std::vector<double> library =
+        run_and_read(args + " --compression deflate:1", dir + "/d.h5");
     ASSERT_FALSE(mapped.empty());
     EXPECT_TRUE(mapped == library) << "values differ";
   }
@@ -156,8 +158,8 @@ TEST(PsfLayout, WhereSpaceCannotBeReservedTheLibraryWritesTheFrames) {
 TEST(PsfLayout, AMissingFilterPluginIsOneLineNamingThePackage) {
   const std::string dir = temp_dir() + "/layout-no-plugin";
   fs::create_directories(dir);
-  for (const auto& [option, package] :
-       {std::pair{"lz4", "hdf5-filter-plugin"}, std::pair{"zstd", "hdf5-filter-plugin-blosc-serial"}}) {
+  for (const auto& [option, package] : {std::pair{"lz4", "hdf5-filter-plugin"},
+                                        std::pair{"zstd", "hdf5-filter-plugin-blosc-serial"}}) {
     const auto r = run_psfsim(batch + " --compression " + option + " -o " + dir + "/x.h5",
                               "HDF5_PLUGIN_PATH=" + dir + "/no-plugins");
     EXPECT_EQ(r.exit_code, 3) << r.stderr_text;
@@ -173,7 +175,8 @@ TEST(PsfLayout, DimensionScalesGiveFrameIndexAndPixelCentres) {
   const std::string out = dir + "/s.h5";
   // N = 40, M = 100: pixel 0.4 lambda/D; K = 15 (odd): centres -7..7 pixels.
   ASSERT_EQ(run_psfsim("run --backend cpu --samples 40 --padded-size 100 --crop 15 "
-                       "--vary Z4,0,1,3 --quiet -o " + out)
+                       "--vary Z4,0,1,3 --quiet -o " +
+                       out)
                 .exit_code,
             0);
   EXPECT_EQ(layout_of(out).scales, (std::vector<std::string>{"frame", "y", "x"}));

@@ -41,8 +41,8 @@ std::vector<double> masked(Level level) {
 }
 
 RunSpec base_spec(Precision p) {
-  RunSpec s = test::spec_for("cpu", test::make_case(n, 2 * n, Grid::centered,
-                                                    Normalization::peak), p);
+  RunSpec s =
+      test::spec_for("cpu", test::make_case(n, 2 * n, Grid::centered, Normalization::peak), p);
   s.frames = {Aberration{{{2, 1, 0.7}}, {{4, 0.2}, {8, -0.1}}}};
   return s;
 }

@@ -51,8 +51,8 @@ TEST(Rerun, ANamedWisdomFileThatIsNotOneIsRefused) {
   const std::string dir = temp_dir() + "/bad-wisdom";
   fs::create_directories(dir);
   std::ofstream(dir + "/w") << "(not wisdom)\n";
-  const auto r = run_psfsim("run --backend cpu --samples 16 --wisdom " + dir + "/w -o " + dir +
-                            "/x.h5");
+  const auto r =
+      run_psfsim("run --backend cpu --samples 16 --wisdom " + dir + "/w -o " + dir + "/x.h5");
   EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
   EXPECT_NE(r.stderr_text.find("not an FFTW wisdom file"), std::string::npos) << r.stderr_text;
   EXPECT_FALSE(fs::exists(dir + "/x.h5"));

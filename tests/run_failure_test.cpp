@@ -81,8 +81,8 @@ TEST(RunFailure, NonFiniteFrameIsNamedAndNothingIsWritten) {
     std::string compression;
   };
   for (const Case& c : {Case{5, 3, "none"}, Case{5, 3, "deflate"}, Case{8192, 6001, "none"}})
-    for (const float poison : {std::numeric_limits<float>::quiet_NaN(),
-                               std::numeric_limits<float>::infinity()}) {
+    for (const float poison :
+         {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
       SCOPED_TRACE(std::to_string(c.frames) + " frames, " + c.compression);
       const std::string dir = temp_dir() + "/non-finite-" + std::to_string(std::isnan(poison));
       fs::create_directories(dir);

@@ -34,9 +34,7 @@ class CopyingBackend final : public Backend {
     for (const AberrationPolynomial& f : frames) EXPECT_EQ(f.batch_index, next_index_++);
     pending_[submitted_++ % 2].assign(frames.begin(), frames.end());
   }
-  [[nodiscard]] FrameBlock finish() override {
-    return inner_->compute(pending_[finished_++ % 2]);
-  }
+  [[nodiscard]] FrameBlock finish() override { return inner_->compute(pending_[finished_++ % 2]); }
 
  private:
   std::unique_ptr<Backend> inner_;

@@ -35,8 +35,21 @@ bool wait_for_partial(const std::string& dir, pid_t pid) {
 
 // A run long enough to be caught mid-write: about 10 s on one core.
 std::vector<std::string> long_run(const std::string& dir) {
-  return {"run", "--backend", "cpu", "--threads", "1", "--samples", "64", "--crop", "32",
-          "--vary", "Z4,-1,1,200000", "--fft-effort", "estimate", "--quiet", "-o",
+  return {"run",
+          "--backend",
+          "cpu",
+          "--threads",
+          "1",
+          "--samples",
+          "64",
+          "--crop",
+          "32",
+          "--vary",
+          "Z4,-1,1,200000",
+          "--fft-effort",
+          "estimate",
+          "--quiet",
+          "-o",
           dir + "/big.h5"};
 }
 
@@ -67,9 +80,10 @@ INSTANTIATE_TEST_SUITE_P(Signals, StopSignal, ::testing::Values(SIGINT, SIGTERM,
 
 TEST(StopSignalSweep, SweepStopsWithoutAFile) {
   const std::string dir = fresh_dir("signal-sweep");
-  const Running sweep = start_psfsim({"sweep", "--backends", "cpu", "--sizes", "64,64,64,64,64,64,64,64",
-                               "--repeat", "100000", "--quiet", "-o", dir + "/s.h5"},
-                              dir);
+  const Running sweep =
+      start_psfsim({"sweep", "--backends", "cpu", "--sizes", "64,64,64,64,64,64,64,64", "--repeat",
+                    "100000", "--quiet", "-o", dir + "/s.h5"},
+                   dir);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   ASSERT_EQ(::kill(sweep.pid, SIGTERM), 0);
   EXPECT_EQ(wait_exit(sweep.pid, std::chrono::seconds(10)), 128 + SIGTERM);
@@ -86,17 +100,17 @@ TEST(StalePartial, LeftBySigkillIsRemovedByTheNextRunButNeverALiveOne) {
   ASSERT_TRUE(partial_exists(dir)) << "SIGKILL cannot be caught: its partial stays";
 
   // Partials that must stay: one of a live process (this test's) and one of another host.
-  const std::string live = dir + "/.mine.h5.partial-" + host_name() + "-" +
-                           std::to_string(::getpid());
+  const std::string live =
+      dir + "/.mine.h5.partial-" + host_name() + "-" + std::to_string(::getpid());
   const std::string elsewhere = dir + "/.theirs.h5.partial-other-host-1";
   std::ofstream(live) << "live";
   std::ofstream(elsewhere) << "other host";
 
   const auto next = run_psfsim("run --backend cpu --samples 16 --quiet -o " + dir + "/next.h5");
   ASSERT_EQ(next.exit_code, 0) << next.stderr_text;
-  const std::vector<std::string> expected{".mine.h5.partial-" + host_name() + "-" +
-                                              std::to_string(::getpid()),
-                                          ".theirs.h5.partial-other-host-1", "next.h5"};
+  const std::vector<std::string> expected{
+      ".mine.h5.partial-" + host_name() + "-" + std::to_string(::getpid()),
+      ".theirs.h5.partial-other-host-1", "next.h5"};
   EXPECT_EQ(folder_entries(dir), expected);
 }
 

@@ -57,7 +57,7 @@ RunSpec spec_for(const std::string& backend, const Case& c, Precision precision)
   s.obscuration = c.obscuration;
   if (c.crop > 0) s.crop = c.crop;
   s.fft_effort = FftEffort::estimate;  // planning time is not what the tests check
-  s.wisdom = "none";  // library tests leave no cache behind
+  s.wisdom = "none";                   // library tests leave no cache behind
   s.frames = {c.terms};
   return s;
 }
@@ -239,10 +239,10 @@ std::string numpy_missing_reason() {
 std::vector<double> numpy_reference(const Case& c) {
   static int counter = 0;
   const std::string out = temp_dir() + "/reference-" + std::to_string(counter++) + ".bin";
-  std::string cmd = std::string(PSFSIM_PYTHON) + " " + PSFSIM_REFERENCE_SCRIPT +
-                    " --samples " + std::to_string(c.samples) + " --padded " +
-                    std::to_string(c.padded) + " --grid " + std::string(to_string(c.grid)) +
-                    " --obscuration " + std::to_string(c.obscuration) + " --out " + out;
+  std::string cmd = std::string(PSFSIM_PYTHON) + " " + PSFSIM_REFERENCE_SCRIPT + " --samples " +
+                    std::to_string(c.samples) + " --padded " + std::to_string(c.padded) +
+                    " --grid " + std::string(to_string(c.grid)) + " --obscuration " +
+                    std::to_string(c.obscuration) + " --out " + out;
   for (const auto& t : c.terms.seidel) cmd += " --seidel " + to_string(t);
   for (const auto& t : c.terms.zernike) cmd += " --zernike " + to_string(t);
   if (run_shell(cmd) != 0) throw std::runtime_error("reference failed: " + cmd);

@@ -46,7 +46,7 @@ struct Case {
 };
 
 [[nodiscard]] Case make_case(int n, int m, Grid grid, Normalization norm, int crop = 0,
-                            double eps = 0.0, Aberration terms = {});
+                             double eps = 0.0, Aberration terms = {});
 // A backend's plan for `c`, sampled pupil included.
 [[nodiscard]] PsfPlan plan_for(const Case& c, Precision precision, int max_batch = 1);
 // The run specification of `c` on `backend` (one frame: c.terms).
@@ -56,17 +56,18 @@ struct Case {
 // Empty string when `backend` can run here, else why not (for GTEST_SKIP).
 [[nodiscard]] std::string skip_reason(const std::string& backend);
 // Skips the test, visibly and saying why, where the CUDA backend cannot run.
-#define SKIP_WITHOUT_CUDA()                                                                  \
-  do {                                                                                       \
-    const std::string why = ::psfsim::test::skip_reason("cuda");                             \
-    if (!why.empty()) GTEST_SKIP() << "CUDA backend not usable here: " << why;               \
+#define SKIP_WITHOUT_CUDA()                                                    \
+  do {                                                                         \
+    const std::string why = ::psfsim::test::skip_reason("cuda");               \
+    if (!why.empty()) GTEST_SKIP() << "CUDA backend not usable here: " << why; \
   } while (0)
 // One frame from the named backend, widened to double.
 [[nodiscard]] std::vector<double> compute_frame(const std::string& backend, const Case& c,
                                                 Precision precision);
-[[nodiscard]] std::vector<std::vector<double>> compute_frames(
-    const std::string& backend, const Case& c, const std::vector<Aberration>& frames,
-    Precision precision);
+[[nodiscard]] std::vector<std::vector<double>> compute_frames(const std::string& backend,
+                                                              const Case& c,
+                                                              const std::vector<Aberration>& frames,
+                                                              Precision precision);
 // The frame's intensity by a direct DFT written from docs/spec.md §1 alone (float64, Seidel terms
 // only, no psfsim pupil code), with the case's aperture, normalization and crop applied.
 [[nodiscard]] std::vector<double> direct_dft_psf(const Case& c);

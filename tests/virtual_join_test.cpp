@@ -45,9 +45,13 @@ TEST(RankFiles, BesideTheOutputNamedByRankAndCount) {
 
 TEST(RankFiles, OnlyAnotherRankCountsFilesOfThisOutputAreRemoved) {
   const std::string dir = fresh_dir("other-rank-files");
-  const std::vector<std::string> names{"out.h5", "out.h5.rank-0-of-2.h5", "out.h5.rank-1-of-2.h5",
-                                       "out.h5.rank-0-of-3.h5", "other.h5.rank-0-of-3.h5",
-                                       "out.h5.rank-x-of-3.h5", "out.h5.rank-0-of-3.h5.bak"};
+  const std::vector<std::string> names{"out.h5",
+                                       "out.h5.rank-0-of-2.h5",
+                                       "out.h5.rank-1-of-2.h5",
+                                       "out.h5.rank-0-of-3.h5",
+                                       "other.h5.rank-0-of-3.h5",
+                                       "out.h5.rank-x-of-3.h5",
+                                       "out.h5.rank-0-of-3.h5.bak"};
   for (const std::string& n : names) std::ofstream(dir + "/" + n) << "x";
   remove_other_rank_files(dir + "/out.h5", 2);
   auto left = folder_entries(dir);
@@ -71,8 +75,8 @@ void add_metrics(const fs::path& part, std::size_t first, std::size_t count) {
   const auto write = [&](const char* name, std::vector<hsize_t> dims,
                          const std::vector<double>& values) {
     const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
-    const hid_t set = H5Dcreate2(group, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT,
-                                 H5P_DEFAULT);
+    const hid_t set =
+        H5Dcreate2(group, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
     const hid_t scalar = H5Screate(H5S_SCALAR);
     const hid_t attr = H5Acreate2(set, "scale", H5T_IEEE_F64LE, scalar, H5P_DEFAULT, H5P_DEFAULT);
@@ -99,8 +103,8 @@ void add_metrics(const fs::path& part, std::size_t first, std::size_t count) {
 TEST(VirtualJoin, PartsReadAsTheSingleProcessFile) {
   const std::string dir = fresh_dir("virtual-join");
   const std::string header = "Z4,Z11,S2_1\n";
-  const std::vector<std::string> rows{"0.1,0.02,0", "-0.1,0.02,0.5", "0.3,0,0.1", "0,0,0",
-                                      "0.2,-0.05,0", "0.05,0.1,0.2", "-0.3,0,0"};
+  const std::vector<std::string> rows{"0.1,0.02,0",  "-0.1,0.02,0.5", "0.3,0,0.1", "0,0,0",
+                                      "0.2,-0.05,0", "0.05,0.1,0.2",  "-0.3,0,0"};
   const auto table = [&](std::size_t first, std::size_t count) {
     const std::string path = dir + "/frames-" + std::to_string(first) + ".csv";
     std::ofstream csv(path);
@@ -115,8 +119,8 @@ TEST(VirtualJoin, PartsReadAsTheSingleProcessFile) {
   for (int r = 0; r < 3; ++r) {
     const FrameRange block = rank_frames(rows.size(), r, 3);
     const fs::path part = rank_file_path(dir + "/joined.h5", r, 3);
-    const auto ran = run_psfsim(common + " --frames " + table(block.first, block.count) +
-                                " -o " + part.string());
+    const auto ran = run_psfsim(common + " --frames " + table(block.first, block.count) + " -o " +
+                                part.string());
     ASSERT_EQ(ran.exit_code, 0) << ran.stderr_text;
     add_metrics(part, block.first, block.count);
     parts.push_back({part, block.count, {}});

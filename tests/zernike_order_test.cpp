@@ -73,13 +73,12 @@ TEST(ZernikeOrder, FringeMatchesWyantsTableForAll37Terms) {
     char angular;
   };
   const Entry table[37] = {
-      {0, 0, '-'},  {1, 1, 'c'}, {1, 1, 's'},  {2, 0, '-'}, {2, 2, 'c'}, {2, 2, 's'},
-      {3, 1, 'c'},  {3, 1, 's'}, {4, 0, '-'},  {3, 3, 'c'}, {3, 3, 's'}, {4, 2, 'c'},
-      {4, 2, 's'},  {5, 1, 'c'}, {5, 1, 's'},  {6, 0, '-'}, {4, 4, 'c'}, {4, 4, 's'},
-      {5, 3, 'c'},  {5, 3, 's'}, {6, 2, 'c'},  {6, 2, 's'}, {7, 1, 'c'}, {7, 1, 's'},
-      {8, 0, '-'},  {5, 5, 'c'}, {5, 5, 's'},  {6, 4, 'c'}, {6, 4, 's'}, {7, 3, 'c'},
-      {7, 3, 's'},  {8, 2, 'c'}, {8, 2, 's'},  {9, 1, 'c'}, {9, 1, 's'}, {10, 0, '-'},
-      {12, 0, '-'}};
+      {0, 0, '-'},  {1, 1, 'c'}, {1, 1, 's'}, {2, 0, '-'}, {2, 2, 'c'}, {2, 2, 's'}, {3, 1, 'c'},
+      {3, 1, 's'},  {4, 0, '-'}, {3, 3, 'c'}, {3, 3, 's'}, {4, 2, 'c'}, {4, 2, 's'}, {5, 1, 'c'},
+      {5, 1, 's'},  {6, 0, '-'}, {4, 4, 'c'}, {4, 4, 's'}, {5, 3, 'c'}, {5, 3, 's'}, {6, 2, 'c'},
+      {6, 2, 's'},  {7, 1, 'c'}, {7, 1, 's'}, {8, 0, '-'}, {5, 5, 'c'}, {5, 5, 's'}, {6, 4, 'c'},
+      {6, 4, 's'},  {7, 3, 'c'}, {7, 3, 's'}, {8, 2, 'c'}, {8, 2, 's'}, {9, 1, 'c'}, {9, 1, 's'},
+      {10, 0, '-'}, {12, 0, '-'}};
   std::set<int> noll_terms;
   for (int j = 1; j <= 37; ++j) {
     const Entry& e = table[j - 1];
@@ -139,18 +138,25 @@ TEST(ZernikeOrder, EachConventionNamesThePolynomialOfItsTable) {
       {fringe, 9, [](double r, double) { return 6 * std::pow(r, 4) - 6 * r * r + 1; }},
       {fringe, 10, [](double r, double p) { return std::pow(r, 3) * std::cos(3 * p); }},
       {fringe, 11, [](double r, double p) { return std::pow(r, 3) * std::sin(3 * p); }},
-      {fringe, 12, [](double r, double p) { return (4 * std::pow(r, 4) - 3 * r * r) * std::cos(2 * p); }},
-      {fringe, 16, [](double r, double) {
-         return 20 * std::pow(r, 6) - 30 * std::pow(r, 4) + 12 * r * r - 1; }},
+      {fringe, 12,
+       [](double r, double p) { return (4 * std::pow(r, 4) - 3 * r * r) * std::cos(2 * p); }},
+      {fringe, 16,
+       [](double r, double) { return 20 * std::pow(r, 6) - 30 * std::pow(r, 4) + 12 * r * r - 1; }},
       {fringe, 17, [](double r, double p) { return std::pow(r, 4) * std::cos(4 * p); }},
-      {fringe, 25, [](double r, double) {
-         return 70 * std::pow(r, 8) - 140 * std::pow(r, 6) + 90 * std::pow(r, 4) - 20 * r * r + 1; }},
-      {fringe, 36, [](double r, double) {
+      {fringe, 25,
+       [](double r, double) {
+         return 70 * std::pow(r, 8) - 140 * std::pow(r, 6) + 90 * std::pow(r, 4) - 20 * r * r + 1;
+       }},
+      {fringe, 36,
+       [](double r, double) {
          return 252 * std::pow(r, 10) - 630 * std::pow(r, 8) + 560 * std::pow(r, 6) -
-                210 * std::pow(r, 4) + 30 * r * r - 1; }},
-      {fringe, 37, [](double r, double) {
+                210 * std::pow(r, 4) + 30 * r * r - 1;
+       }},
+      {fringe, 37,
+       [](double r, double) {
          return 924 * std::pow(r, 12) - 2772 * std::pow(r, 10) + 3150 * std::pow(r, 8) -
-                1680 * std::pow(r, 6) + 420 * std::pow(r, 4) - 42 * r * r + 1; }},
+                1680 * std::pow(r, 6) + 420 * std::pow(r, 4) - 42 * r * r + 1;
+       }},
       // ANSI, RMS-normalized (Thibos et al. 2002, table 2).
       {ansi, 0, [](double, double) { return 1.0; }},
       {ansi, 1, [](double r, double p) { return 2 * r * std::sin(p); }},
@@ -161,13 +167,17 @@ TEST(ZernikeOrder, EachConventionNamesThePolynomialOfItsTable) {
       {ansi, 9, [](double r, double p) { return r8 * std::pow(r, 3) * std::cos(3 * p); }},
       {ansi, 12, [](double r, double) { return r5 * (6 * std::pow(r, 4) - 6 * r * r + 1); }},
       // Fringe numbering with --zernike-norm rms; ANSI and Noll with unit.
-      {{ZernikeOrdering::fringe, ZernikeNorm::rms}, 9,
+      {{ZernikeOrdering::fringe, ZernikeNorm::rms},
+       9,
        [](double r, double) { return r5 * (6 * std::pow(r, 4) - 6 * r * r + 1); }},
-      {{ZernikeOrdering::ansi, ZernikeNorm::unit}, 3,
+      {{ZernikeOrdering::ansi, ZernikeNorm::unit},
+       3,
        [](double r, double p) { return r * r * std::sin(2 * p); }},
-      {{ZernikeOrdering::noll, ZernikeNorm::unit}, 8,
+      {{ZernikeOrdering::noll, ZernikeNorm::unit},
+       8,
        [](double r, double p) { return (3 * std::pow(r, 3) - 2 * r) * std::cos(p); }},
-      {{ZernikeOrdering::noll, ZernikeNorm::unit}, 11,
+      {{ZernikeOrdering::noll, ZernikeNorm::unit},
+       11,
        [](double r, double) { return 6 * std::pow(r, 4) - 6 * r * r + 1; }},
   };
   for (const Form& f : forms) {
@@ -309,21 +319,25 @@ TEST(ZernikeOrder, OutOfRangeIndicesNameTheOptionAndTheRange) {
   EXPECT_EQ(message_of([] { (void)parse_zernike("326,0.1", "--zernike"); }),
             "--zernike '326,0.1': Noll indices run from 1 to 325 (radial order 24)");
   EXPECT_EQ(parse_zernike("0,0.1", "--zernike", ZernikeOrdering::ansi).j, 0);  // ANSI piston
-  EXPECT_NE(message_of([] { (void)parse_vary("Z38,0,1,3", fringe); })
-                .find("--vary 'Z38,0,1,3': the Fringe index of 'Z38' must be an integer in [1, 37]"),
+  EXPECT_NE(message_of([] {
+              (void)parse_vary("Z38,0,1,3", fringe);
+            }).find("--vary 'Z38,0,1,3': the Fringe index of 'Z38' must be an integer in [1, 37]"),
             std::string::npos);
-  EXPECT_NE(message_of([] { (void)parse_random("30-38,0.1,3,1", ZernikeOrdering::fringe); })
-                .find("JMAX, a Fringe index, must be an integer in [30, 37]"),
+  EXPECT_NE(message_of([] {
+              (void)parse_random("30-38,0.1,3,1", ZernikeOrdering::fringe);
+            }).find("JMAX, a Fringe index, must be an integer in [30, 37]"),
             std::string::npos);
-  EXPECT_NE(message_of([] { (void)parse_term_id("Z325", "x.csv:1", ansi); })
-                .find("the ANSI index of 'Z325' must be an integer in [0, 324]"),
+  EXPECT_NE(message_of([] {
+              (void)parse_term_id("Z325", "x.csv:1", ansi);
+            }).find("the ANSI index of 'Z325' must be an integer in [0, 324]"),
             std::string::npos);
 }
 
 TEST(ZernikeOrder, ConventionNamesReadBackAndDefaultNorms) {
   for (const auto o : {ZernikeOrdering::noll, ZernikeOrdering::ansi, ZernikeOrdering::fringe})
     EXPECT_EQ(parse_zernike_ordering(to_string(o)), o);
-  for (const auto n : {ZernikeNorm::rms, ZernikeNorm::unit}) EXPECT_EQ(parse_zernike_norm(to_string(n)), n);
+  for (const auto n : {ZernikeNorm::rms, ZernikeNorm::unit})
+    EXPECT_EQ(parse_zernike_norm(to_string(n)), n);
   EXPECT_FALSE(parse_zernike_ordering("zemax"));
   EXPECT_FALSE(parse_zernike_norm("peak"));
   EXPECT_EQ(default_norm(ZernikeOrdering::noll), ZernikeNorm::rms);

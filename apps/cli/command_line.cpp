@@ -35,9 +35,8 @@ class WithConfigHelp final : public CLI::Formatter {
   std::string make_group(std::string group, bool is_positional,
                          std::vector<const CLI::Option*> opts) const override {
     if (!is_positional && group == "Options") {
-      const auto help = std::find_if(opts.begin(), opts.end(), [](const CLI::Option* o) {
-        return o->check_lname("help");
-      });
+      const auto help = std::find_if(opts.begin(), opts.end(),
+                                     [](const CLI::Option* o) { return o->check_lname("help"); });
       opts.insert(help == opts.end() ? opts.begin() : help + 1, config_);
     }
     return CLI::Formatter::make_group(std::move(group), is_positional, std::move(opts));
@@ -52,8 +51,11 @@ class WithConfigHelp final : public CLI::Formatter {
 };
 
 std::string config_help(const std::string& table, const std::string& example) {
-  return "TOML config file whose [" + table + "] table sets these options: keys are the long "
-         "names (" + example + "), lists are arrays or comma strings; the command line "
+  return "TOML config file whose [" + table +
+         "] table sets these options: keys are the long "
+         "names (" +
+         example +
+         "), lists are arrays or comma strings; the command line "
          "overrides the file";
 }
 
@@ -62,8 +64,8 @@ std::string config_help(const std::string& table, const std::string& example) {
 std::unique_ptr<CommandLine> make_command_line() {
   auto cli = std::make_unique<CommandLine>();
   CLI::App& app = cli->app;
-  app.set_version_flag("--version", std::string("psfsim ") + PSFSIM_VERSION + " (" +
-                                        PSFSIM_GIT_COMMIT + ")");
+  app.set_version_flag("--version",
+                       std::string("psfsim ") + PSFSIM_VERSION + " (" + PSFSIM_GIT_COMMIT + ")");
   // Config on the main app plus fallthrough() on the subcommands: `psfsim run -c f.toml`
   // then reads the [run] table (a config option on a subcommand is ignored by CLI11 2.1).
   const OptionInfo& config_option = option(Option::config);
@@ -102,8 +104,8 @@ std::unique_ptr<CommandLine> make_command_line() {
       "export", "Write a psfsim file's /psf as FITS, its /parameters as a binary table");
   add_export_options(*cli->export_fits, cli->export_options);
 
-  cli->info = app.add_subcommand(
-      "info", "Version, backends compiled in, devices found, library versions");
+  cli->info =
+      app.add_subcommand("info", "Version, backends compiled in, devices found, library versions");
   cli->info->fallthrough();
   return cli;
 }
@@ -178,9 +180,8 @@ std::string parse_error_message(CommandLine& cli, const CLI::ParseError& error, 
     const std::string name = named(what.find(" is required"));
     const CLI::Option* op = command.get_option_no_throw(name);
     std::string usage = "psfsim " + command.get_name();
-    for (const CLI::Option* o : command.get_options([](const CLI::Option* o) {
-           return o->get_required();
-         }))
+    for (const CLI::Option* o :
+         command.get_options([](const CLI::Option* o) { return o->get_required(); }))
       usage += " " + (o->get_positional() ? type_of(o) : with_value(o, o->get_name()));
     return (op != nullptr && op->get_positional() ? "the input " + type_of(op) : name) +
            " is required (" + usage + ")";
@@ -212,8 +213,8 @@ std::string parse_error_message(CommandLine& cli, const CLI::ParseError& error, 
     const auto equals = rest.find(" = ");
     const std::string value = equals == std::string::npos ? "" : rest.substr(equals + 3);
     if (op != nullptr && op->get_expected_max() == 0)
-      return name + " is a flag: give it alone, or as " + name + "=true or " + name +
-             "=false" + (value.empty() ? "" : ", not '" + value + "'");
+      return name + " is a flag: give it alone, or as " + name + "=true or " + name + "=false" +
+             (value.empty() ? "" : ", not '" + value + "'");
     return name + " '" + value + "': not a valid value";
   }
   return what;  // ValidationError: psfsim's checks, "--grid: 'square' is not one of ..."

@@ -1,7 +1,7 @@
 #pragma once
 // psfsim's whole command line, defined once: the main app with its config option and the
-// run, sweep, export and info subcommands with their options. main() parses argv with it; the fuzzer
-// (fuzz/) parses arbitrary argument lists and config files with the very same definition.
+// run, sweep, export and info subcommands with their options. main() parses argv with it; the
+// fuzzer (fuzz/) parses arbitrary argument lists and config files with the very same definition.
 #include <CLI/CLI.hpp>
 
 #include <memory>

@@ -21,8 +21,8 @@ struct ConfigTableName {
   std::string_view name;
   Command command;
 };
-constexpr std::array<ConfigTableName, 2> config_tables{{{"run", Command::run},
-                                                       {"sweep", Command::sweep}}};
+constexpr std::array<ConfigTableName, 2> config_tables{
+    {{"run", Command::run}, {"sweep", Command::sweep}}};
 
 // A config is a few hundred bytes; a file this large was given by mistake (or is /dev/zero).
 constexpr std::size_t max_config_bytes = 1 << 20;
@@ -65,8 +65,8 @@ std::string expected(Grammar grammar, bool comma_list) {
 // key also takes numbers (`ee-radii = 1.5`, `spiders = [4, 0.01]`); a seed also takes its
 // decimal digits as a string, as TOML's integers stop at 2^63 - 1.
 std::optional<std::string> text_of(const toml::node& node, Grammar grammar, bool comma_list) {
-  const bool text = grammar == Grammar::text || grammar == Grammar::choice ||
-                    grammar == Grammar::backend;
+  const bool text =
+      grammar == Grammar::text || grammar == Grammar::choice || grammar == Grammar::backend;
   if (const auto* b = node.as_boolean())
     if (grammar == Grammar::flag) return std::string(b->get() ? "true" : "false");
   if (const auto* i = node.as_integer())
@@ -105,8 +105,8 @@ class Source {
     if (at.begin.line >= 1 && at.begin.line <= lines_.size()) {
       const std::string_view line = lines_[at.begin.line - 1];
       const std::size_t first = byte_of(line, at.begin.column);
-      const std::size_t last = at.end.line == at.begin.line ? byte_of(line, at.end.column)
-                                                            : line.size();
+      const std::size_t last =
+          at.end.line == at.begin.line ? byte_of(line, at.end.column) : line.size();
       written = std::string(line.substr(first, last - first));
       if (at.end.line != at.begin.line) written += " ...";
     }
@@ -228,8 +228,7 @@ std::string guarded_toml(std::string_view text, const Source& source) {
           take(2, In::multi_basic);  // an escape such as \" or \u00e9
           break;
         }
-        while (end < text.size() && std::string_view(" \t\r\n").find(text[end]) != text.npos)
-          ++end;
+        while (end < text.size() && std::string_view(" \t\r\n").find(text[end]) != text.npos) ++end;
         take(end - i, In::multi_basic);
         char32_t code = 0;
         const std::size_t length = utf8_code_point(text.substr(i), code);
@@ -267,8 +266,8 @@ std::set<std::string> long_option_names(int argc, const char* const* argv) {
     const std::string_view arg(argv[i]);
     if (arg == "--") break;  // positional arguments follow
     if (arg.size() > 2 && arg.substr(0, 2) == "--")
-      names.emplace(arg.substr(2, arg.find('=') == std::string_view::npos ? std::string_view::npos
-                                                                          : arg.find('=') - 2));
+      names.emplace(arg.substr(
+          2, arg.find('=') == std::string_view::npos ? std::string_view::npos : arg.find('=') - 2));
   }
   return names;
 }
@@ -342,8 +341,9 @@ std::vector<CLI::ConfigItem> ConfigFile::from_config(std::istream& input) const 
     const std::size_t table_line = table_key.source().begin.line;
     const toml::table* keys = table_node.as_table();
     if (keys == nullptr)
-      source.fail(table_line, "key '" + table_name + "' is outside a table: psfsim's keys go "
-                              "in [run] or [sweep]");
+      source.fail(table_line, "key '" + table_name +
+                                  "' is outside a table: psfsim's keys go "
+                                  "in [run] or [sweep]");
     CLI::App* table = nullptr;
     Command command = Command::run;
     for (const ConfigTableName& t : config_tables)
@@ -359,9 +359,9 @@ std::vector<CLI::ConfigItem> ConfigFile::from_config(std::istream& input) const 
       const std::size_t line = key_name.source().begin.line;
       const std::string where = "key '" + key + "' in [" + table_name + "]";
       CLI::Option* op = option_of(*table, key);
-      const OptionInfo* row =
-          op == nullptr || op->get_lnames().empty() ? nullptr
-                                                   : find_option(command, op->get_lnames().front());
+      const OptionInfo* row = op == nullptr || op->get_lnames().empty()
+                                  ? nullptr
+                                  : find_option(command, op->get_lnames().front());
       if (row == nullptr || !op->get_configurable()) {
         const std::string near = nearest_option(*table, key);
         source.fail(line, "unknown key '" + key + "' in [" + table_name + "]" +

@@ -41,8 +41,8 @@ const BackendNames& build_backends() {
 void add_options(CLI::App& app, Command command, const OptionBindings& bindings) {
   for (const Option id : options_of(command)) {
     const OptionInfo& o = option(id);
-    CLI::Option* op = std::visit(
-        AddBound{app, o, cli_names(o), help_text(o, build_backends())}, bindings.target(id));
+    CLI::Option* op = std::visit(AddBound{app, o, cli_names(o), help_text(o, build_backends())},
+                                 bindings.target(id));
     if (o.grammar == Grammar::flag) continue;
     if (const std::string value = value_text(o, build_backends()); !value.empty())
       op->type_name(value);

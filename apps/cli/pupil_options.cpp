@@ -21,7 +21,8 @@ void bind_options(PupilOptions& o, OptionBindings& b) {
 ZernikeConvention zernike_convention(const PupilOptions& o) {
   // CLI11 checks both against their lists, from the command line and config files alike.
   const ZernikeOrdering order = *parse_zernike_ordering(o.zernike_order);
-  return {order, o.zernike_norm.empty() ? default_norm(order) : *parse_zernike_norm(o.zernike_norm)};
+  return {order,
+          o.zernike_norm.empty() ? default_norm(order) : *parse_zernike_norm(o.zernike_norm)};
 }
 
 Aberration parse_terms(const PupilOptions& o) {

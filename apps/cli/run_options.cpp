@@ -62,10 +62,9 @@ RunSpec to_run_spec(const RunOptions& o) {
     // Drawn as the run reaches them: a million frames' terms are not held.
     s.drawn = RandomAberrations{terms, parse_random(o.random, s.zernike.order)};
     s.frames.clear();
-  }
-  else if (!o.frames.empty()) s.frames = read_frames_csv(terms, o.frames, s.zernike);
+  } else if (!o.frames.empty()) s.frames = read_frames_csv(terms, o.frames, s.zernike);
   else s.frames = {terms};
-  apply(o.aperture, s);  // after the frames: a stack of maps makes the batch
+  apply(o.aperture, s);         // after the frames: a stack of maps makes the batch
   read_pupil_maps(s.aperture);  // their values, which the sampler takes from the spec
   return s;
 }

@@ -21,9 +21,10 @@ void add_sweep_options(CLI::App& sweep, SweepOptions& o) {
   bind_options(o.pupil, b);
   bind_options(o.metrics, b);
   add_options(sweep, Command::sweep, b);
-  sweep.footer("Without --seidel or --zernike the pupil has one wave of rho^2 cos(phi) (2,1,1); "
-               "each frame of a batch adds a different defocus. Options can also be set in the "
-               "[sweep] table of a config file (-c FILE).");
+  sweep.footer(
+      "Without --seidel or --zernike the pupil has one wave of rho^2 cos(phi) (2,1,1); "
+      "each frame of a batch adds a different defocus. Options can also be set in the "
+      "[sweep] table of a config file (-c FILE).");
 }
 
 std::string to_toml(const SweepOptions& o, const std::vector<std::string>& backends) {

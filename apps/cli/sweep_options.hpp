@@ -13,7 +13,7 @@ namespace psfsim::app {
 
 // Raw values as CLI11 fills them; the initial values are the defaults the table's help shows.
 struct SweepOptions {
-  PupilOptions pupil;  // without terms: one wave of rho^2 cos(phi)
+  PupilOptions pupil;      // without terms: one wave of rho^2 cos(phi)
   MetricsOptions metrics;  // --metrics, --ee-radii, --mtf-frequencies, --store
   std::string output;
   bool force = false;
@@ -23,7 +23,7 @@ struct SweepOptions {
   std::vector<std::string> precisions{"single"};
   std::vector<int> batch{1};
   int repeat = 20;
-  std::vector<int> crops;               // K axis; empty: full frames
+  std::vector<int> crops;  // K axis; empty: full frames
   std::vector<std::string> propagations{"auto"};
   bool quiet = false;
 };

@@ -18,8 +18,7 @@ void print_info() {
   std::printf("HDF5 %u.%u.%u\n", major, minor, release);
   if (usable_cores() < host_cores())
     std::printf("cores: %d (this process is bound to %d)\n", host_cores(), usable_cores());
-  else
-    std::printf("cores: %d\n", host_cores());
+  else std::printf("cores: %d\n", host_cores());
   std::string compiled;
   std::string missing;
   for (const auto& e : builtin_backends().entries())
@@ -28,10 +27,11 @@ void print_info() {
   if (!missing.empty()) std::printf("backends not in this build:%s\n", missing.c_str());
   const std::string mpi = mpi_library_version();
   std::printf("MPI: %s\n", mpi.empty() ? "not in this build"
-                                         : ("compiled in, " + mpi + " (docs/scaling.md)").c_str());
+                                       : ("compiled in, " + mpi + " (docs/scaling.md)").c_str());
   for (const auto& e : builtin_backends().entries()) {
     const std::string why = e.unusable_reason();
-    std::printf("\n[%s] %s\n", e.name.c_str(), why.empty() ? "usable" : ("not usable: " + why).c_str());
+    std::printf("\n[%s] %s\n", e.name.c_str(),
+                why.empty() ? "usable" : ("not usable: " + why).c_str());
     for (const auto& line : e.describe()) std::printf("  %s\n", line.c_str());
   }
 }

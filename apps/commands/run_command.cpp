@@ -25,8 +25,8 @@ void print_summary(const PsfRun& run, const TimingLog& log) {
   else
     std::printf("psfsim: wrote %s: the metrics of %zu frames, no frames (backend %s, %s)\n",
                 spec.output.c_str(), batch_size(spec), log.backend.c_str(), log.device.c_str());
-  std::printf("%-18s %12s %12s %12s   (%zu repeat%s, %zu frame%s each)\n", "stage",
-              "median [us]", "min [us]", "max [us]", log.repeats(), log.repeats() == 1 ? "" : "s",
+  std::printf("%-18s %12s %12s %12s   (%zu repeat%s, %zu frame%s each)\n", "stage", "median [us]",
+              "min [us]", "max [us]", log.repeats(), log.repeats() == 1 ? "" : "s",
               batch_size(spec), batch_size(spec) == 1 ? "" : "s");
   const auto row = [](const std::string& name, const std::vector<double>& v) {
     const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
@@ -80,8 +80,8 @@ void execute_run(RunSpec spec, const std::string& command_line,
   // A batch can hold millions of frames: the run is not copied, and not destroyed (below).
   auto run = std::make_unique<PsfRun>(std::move(spec), builtin_backends());
   ProgressBar progress(total, !quiet);
-  const TimingLog log = run->execute(
-      file, [&progress](std::size_t done, std::size_t) { progress.update(done); });
+  const TimingLog log =
+      run->execute(file, [&progress](std::size_t done, std::size_t) { progress.update(done); });
   progress.finish();
   remove_other_rank_files(run->spec().output, 0);  // an earlier mpirun's, now replaced
   if (!quiet) print_summary(*run, log);  // --quiet: errors and warnings only (docs/cli.md)

@@ -129,8 +129,7 @@ void print_summary(const RunSpec& user, const PsfRun& run, const TimingLog& log,
     std::snprintf(what, sizeof what, "%zu x %d x %d %s%s", batch_size(user), g.frame, g.frame,
                   user.precision == Precision::single ? "float32" : "float64",
                   user.metrics.stores_metrics() ? " and their metrics" : "");
-  else
-    std::snprintf(what, sizeof what, "the metrics of %zu frames", batch_size(user));
+  else std::snprintf(what, sizeof what, "the metrics of %zu frames", batch_size(user));
   std::printf("psfsim: wrote %s: %s from %d ranks (backend %s), over %s ... %s\n",
               user.output.c_str(), what, ranks, log.backend.c_str(),
               rank_file_path(user.output, 0, ranks).filename().c_str(),
@@ -175,14 +174,15 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   // not yet made is harmless).
   std::optional<PartialFile> rank_file;
   agree(world, failure_of([&] {
-    rank_file.emplace(work.paths.final, work.paths.staged.filename().native(), work.user.force);
-  }));
+          rank_file.emplace(work.paths.final, work.paths.staged.filename().native(),
+                            work.user.force);
+        }));
   TimingLog log;
   const std::optional<Error> failure = failure_of([&] {
     const RunSpec& spec = work.run->spec();
     ProgressBar progress(batch_size(spec) * static_cast<std::size_t>(spec.repeat), !spec.quiet);
-    log = work.run->execute(
-        *work.file, [&progress](std::size_t done, std::size_t) { progress.update(done); });
+    log = work.run->execute(*work.file,
+                            [&progress](std::size_t done, std::size_t) { progress.update(done); });
     progress.finish();
   });
   if (failure) {
@@ -216,8 +216,8 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   // too: never an output without its frames.
   agree(world, failure_of([&] { put_in_place(*rank_file); }));
   agree(world, failure_of([&] {
-    if (world.rank() == 0) put_in_place(*joined);
-  }));
+          if (world.rank() == 0) put_in_place(*joined);
+        }));
   rank_file->keep();
   world.barrier();
   if (world.rank() == 0) {

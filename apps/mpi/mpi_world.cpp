@@ -108,8 +108,10 @@ int agreed_exit_code(MpiWorld& world, int code) {
   if (agreed < 0) return agreed;  // every rank goes on
   const int first = world.min(code >= 0 ? world.rank() : world.size());
   if (world.rank() == 0 && code < 0)  // rank 0 parsed it: the rank that did not is silent
-    std::fprintf(stderr, "psfsim: error: rank %d could not read the command line or its config "
-                         "file (is the file on that host?)\n", first);
+    std::fprintf(stderr,
+                 "psfsim: error: rank %d could not read the command line or its config "
+                 "file (is the file on that host?)\n",
+                 first);
   return agreed;
 }
 

@@ -30,7 +30,7 @@ FftEffort choose_fft_effort(FftEffort requested, const FftWork& work) noexcept {
   if (requested != FftEffort::automatic) return requested;
   if (!work.wisdom) return FftEffort::estimate;
   return static_cast<double>(work.frames) >= measure_pays_from(work.padded) ? FftEffort::measure
-                                                                             : FftEffort::estimate;
+                                                                            : FftEffort::estimate;
 }
 
 }  // namespace psfsim::cpu

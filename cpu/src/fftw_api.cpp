@@ -28,8 +28,8 @@ void* map_zeroed(std::size_t bytes) {
   const std::uintptr_t aligned = (start + huge_page - 1) / huge_page * huge_page;
   if (aligned > start) ::munmap(p, aligned - start);
   const std::uintptr_t end = start + length + huge_page;
-  if (end > aligned + length) ::munmap(reinterpret_cast<void*>(aligned + length),
-                                       end - aligned - length);
+  if (end > aligned + length)
+    ::munmap(reinterpret_cast<void*>(aligned + length), end - aligned - length);
   void* out = reinterpret_cast<void*>(aligned);
   (void)::madvise(out, length, MADV_HUGEPAGE);  // a hint: where refused, small pages serve
   return out;

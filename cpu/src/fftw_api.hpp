@@ -23,9 +23,8 @@ struct FftwApi<float> {
   static plan_t plan_guru(int rank, const fftw_iodim* dims, int howmany_rank,
                           const fftw_iodim* howmany, std::complex<float>* in,
                           std::complex<float>* out, unsigned flags) {
-    return fftwf_plan_guru_dft(rank, dims, howmany_rank, howmany,
-                               reinterpret_cast<complex_t*>(in), reinterpret_cast<complex_t*>(out),
-                               FFTW_FORWARD, flags);
+    return fftwf_plan_guru_dft(rank, dims, howmany_rank, howmany, reinterpret_cast<complex_t*>(in),
+                               reinterpret_cast<complex_t*>(out), FFTW_FORWARD, flags);
   }
   static void execute(plan_t p, std::complex<float>* in, std::complex<float>* out) {
     fftwf_execute_dft(p, reinterpret_cast<complex_t*>(in), reinterpret_cast<complex_t*>(out));
@@ -41,9 +40,8 @@ struct FftwApi<double> {
   static plan_t plan_guru(int rank, const fftw_iodim* dims, int howmany_rank,
                           const fftw_iodim* howmany, std::complex<double>* in,
                           std::complex<double>* out, unsigned flags) {
-    return fftw_plan_guru_dft(rank, dims, howmany_rank, howmany,
-                              reinterpret_cast<complex_t*>(in), reinterpret_cast<complex_t*>(out),
-                              FFTW_FORWARD, flags);
+    return fftw_plan_guru_dft(rank, dims, howmany_rank, howmany, reinterpret_cast<complex_t*>(in),
+                              reinterpret_cast<complex_t*>(out), FFTW_FORWARD, flags);
   }
   static void execute(plan_t p, std::complex<double>* in, std::complex<double>* out) {
     fftw_execute_dft(p, reinterpret_cast<complex_t*>(in), reinterpret_cast<complex_t*>(out));
@@ -62,7 +60,8 @@ class FftwArray {
   FftwArray() = default;
   explicit FftwArray(std::size_t count);
   FftwArray(FftwArray&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
+      : data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
         mapped_(std::exchange(other.mapped_, false)) {}
   FftwArray& operator=(FftwArray&& other) noexcept {
     std::swap(data_, other.data_);

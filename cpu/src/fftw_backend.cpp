@@ -52,9 +52,7 @@ unsigned planner_flags(FftEffort effort) {
 // are measured), the calling thread's default team is therefore the frame's thread count.
 class OmpTeam {
  public:
-  explicit OmpTeam(int threads) : saved_(omp_get_max_threads()) {
-    omp_set_num_threads(threads);
-  }
+  explicit OmpTeam(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
   ~OmpTeam() { omp_set_num_threads(saved_); }
   OmpTeam(const OmpTeam&) = delete;
   OmpTeam& operator=(const OmpTeam&) = delete;
@@ -91,8 +89,8 @@ struct ColumnBuffers {
 template <typename T>
 struct Workspace {
   FftwArray<std::complex<T>> field;
-  FftwArray<std::complex<T>> focal;  // the row pass's output
-  FftwArray<std::complex<T>> otf;  // --metrics mtf: the whole plane's transform
+  FftwArray<std::complex<T>> focal;       // the row pass's output
+  FftwArray<std::complex<T>> otf;         // --metrics mtf: the whole plane's transform
   std::vector<ColumnBuffers<T>> columns;  // estimate: one per thread of the frame
   PupilScratch scratch;
 };
@@ -105,9 +103,7 @@ class FftwBackend final : public Backend {
   [[nodiscard]] std::string name() const override { return "cpu"; }
   [[nodiscard]] std::string device_name() const override { return cpu_model(); }
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
-  [[nodiscard]] int threads() const override {
-    return threads_.workers * threads_.frame_threads;
-  }
+  [[nodiscard]] int threads() const override { return threads_.workers * threads_.frame_threads; }
   [[nodiscard]] double plan_seconds() const override { return plan_seconds_; }
   [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override;
 
@@ -135,10 +131,10 @@ class FftwBackend final : public Backend {
   MtfTransform<T> mtf_;
   std::vector<Workspace<T>> workspaces_;
   FftwPlan<T> row_plan_;
-  FftwPlan<T> column_plan_;   // measured: the N columns in place
-  FftwPlan<T> block_plan_;    // estimate: a block of column_block_ columns, ColumnBuffers
-  FftwPlan<T> tail_plan_;     // estimate: the last block's N mod column_block_ columns
-  int column_block_ = 0;      // estimate: columns per block; 0 for a measured plan
+  FftwPlan<T> column_plan_;  // measured: the N columns in place
+  FftwPlan<T> block_plan_;   // estimate: a block of column_block_ columns, ColumnBuffers
+  FftwPlan<T> tail_plan_;    // estimate: the last block's N mod column_block_ columns
+  int column_block_ = 0;     // estimate: columns per block; 0 for a measured plan
   std::array<FftwArray<T>, 2> outputs_;
   std::array<std::vector<double>, 2> metric_outputs_;
   int next_output_ = 0;
@@ -148,8 +144,8 @@ class FftwBackend final : public Backend {
 template <typename T>
 FftwBackend<T>::FftwBackend(const PsfPlan& plan)
     : plan_(plan),
-      effort_(choose_fft_effort(plan.fft_effort, FftWork{plan.padded, plan.run_frames,
-                                                          !plan.fftw_wisdom.empty()})),
+      effort_(choose_fft_effort(plan.fft_effort,
+                                FftWork{plan.padded, plan.run_frames, !plan.fftw_wisdom.empty()})),
       builder_(plan),
       threads_(choose_threads(plan.padded, plan.max_batch, plan.threads, usable_cores())),
       first_row_(pupil::crop_start(plan.padded, plan.frame)),
@@ -228,14 +224,13 @@ void FftwBackend<T>::make_plans() {
     std::complex<T>* pupil_columns = ws.field.data() + o;
     const fftw_iodim column_dim{m, m, m};
     const fftw_iodim column_loop{plan_.samples, 1, 1};
-    column_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(1, &column_dim, 1, &column_loop,
-                                                     pupil_columns, pupil_columns, flags));
+    column_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(1, &column_dim, 1, &column_loop, pupil_columns,
+                                                     pupil_columns, flags));
   }
   const fftw_iodim row_dim{m, 1, 1};
   const fftw_iodim row_loop{focal_rows_, m, m};
   row_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(
-      1, &row_dim, 1, &row_loop, ws.field.data() + first_focal_row() * m,
-      ws.focal.data(), flags));
+      1, &row_dim, 1, &row_loop, ws.field.data() + first_focal_row() * m, ws.focal.data(), flags));
   FftwApi<T>::plan_with_nthreads(1);
   if (plan_.metrics.needs_full_plane()) mtf_ = MtfTransform<T>(m, flags);  // one per worker
   if (set_aside) {
@@ -330,7 +325,7 @@ template <typename T>
 FrameBlock FftwBackend<T>::compute(std::span<const AberrationPolynomial> frames) {
   if (frames.empty() || frames.size() > static_cast<std::size_t>(plan_.max_batch))
     throw InputError("cpu backend: " + std::to_string(frames.size()) +
-                         " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
+                     " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
   const auto start = Clock::now();
   T* out = outputs_[next_output_].data();
   std::vector<double>& metric_rows = metric_outputs_[next_output_];

@@ -78,8 +78,10 @@ void warn_not_saved(const std::string& path, const std::string& why) {
   static std::set<std::string> warned;
   const std::lock_guard lock(mutex);
   if (!warned.insert(path).second) return;
-  std::fprintf(stderr, "psfsim: warning: --wisdom %s: FFTW's plans not saved (%s); the run "
-                       "goes on\n", path.c_str(), why.c_str());
+  std::fprintf(stderr,
+               "psfsim: warning: --wisdom %s: FFTW's plans not saved (%s); the run "
+               "goes on\n",
+               path.c_str(), why.c_str());
 }
 
 // A link is followed, so that the file it names is the one replaced.

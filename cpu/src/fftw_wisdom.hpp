@@ -8,7 +8,7 @@
 namespace psfsim::cpu {
 
 struct WisdomFile {
-  std::string path;  // empty: no wisdom
+  std::string path;       // empty: no wisdom
   bool is_cache = false;  // the default cache: unreadable or unwritable is not an error
 };
 

@@ -27,7 +27,7 @@ double row_sum(const T* __restrict v, std::size_t n) {
 // Normalization::peak. Returns the factor applied: out = |F|^2 * factor.
 template <typename T>
 double write_intensity(const std::complex<T>* field, int padded, int first_column, int frame,
-                     T* out, Normalization normalization, double peak_scale) {
+                       T* out, Normalization normalization, double peak_scale) {
   const std::size_t k = static_cast<std::size_t>(frame);
   const T scale = normalization == Normalization::peak ? static_cast<T>(peak_scale) : T(1);
   double total = 0.0;

@@ -78,10 +78,10 @@ class MftBackend final : public Backend {
   PupilBuilder builder_;
   MftSupport support_;
   int threads_;
-  double normalization_scale_;  // `peak`: 1 / ((sum A)^2 sum_k weight_k); else 1
+  double normalization_scale_;                 // `peak`: 1 / ((sum A)^2 sum_k weight_k); else 1
   std::vector<MftPropagator<T>> propagators_;  // one per wavelength
-  std::vector<Complex> pupils_;   // block_frames x N x N
-  std::vector<T> channel_;        // block_frames x K x K, one wavelength's |E|^2
+  std::vector<Complex> pupils_;                // block_frames x N x N
+  std::vector<T> channel_;                     // block_frames x K x K, one wavelength's |E|^2
   std::vector<PupilScratch> scratch_;
   std::array<double, block_frames> divisors_{};  // each frame's, of the block in hand
   std::array<std::vector<T>, 2> outputs_;
@@ -98,14 +98,13 @@ MftBackend<T>::MftBackend(const PsfPlan& plan)
       threads_(plan.threads > 0 ? plan.threads : usable_cores()) {
   double weights = 0.0;
   for (const auto& c : plan_.channels) weights += c.weight;
-  normalization_scale_ = plan_.normalization == Normalization::peak
-                             ? plan_.sampled_pupil().peak_scale / weights
-                             : 1.0;
+  normalization_scale_ =
+      plan_.normalization == Normalization::peak ? plan_.sampled_pupil().peak_scale / weights : 1.0;
   const std::size_t n = plan_.samples, k = plan_.frame;
-  require_memory(block_frames * (n * n + k * k) * sizeof(Complex) +
-                     2 * plan_.max_batch * plan_.frame_bytes(),
-                 available_host_memory(),
-                 "mft: N=" + std::to_string(n) + ", K=" + std::to_string(k), "host memory");
+  require_memory(
+      block_frames * (n * n + k * k) * sizeof(Complex) + 2 * plan_.max_batch * plan_.frame_bytes(),
+      available_host_memory(), "mft: N=" + std::to_string(n) + ", K=" + std::to_string(k),
+      "host memory");
   const auto start = Clock::now();
   for (const auto& c : plan_.channels)
     propagators_.emplace_back(plan_.samples, plan_.frame, c.pixel_scale, plan_.grid, threads_,
@@ -154,8 +153,8 @@ FrameBlock MftBackend<T>::compute(std::span<const AberrationPolynomial> frames) 
       // One wavelength writes the frames directly; more are weighted into them.
       const bool single = plan_.channels.size() == 1;
       const T scale = static_cast<T>(channel.weight * (single ? normalization_scale_ : 1.0));
-      propagators_[c].propagate(pupils_.data(), frames_here, single ? dst : channel_.data(),
-                                scale, support_);
+      propagators_[c].propagate(pupils_.data(), frames_here, single ? dst : channel_.data(), scale,
+                                support_);
       mft_seconds += seconds_since(t0);
       if (!single) {
         t0 = Clock::now();

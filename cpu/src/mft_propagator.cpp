@@ -24,12 +24,11 @@ namespace {
 
 // C = A op(B), row-major, in the precision of the operands.
 inline void gemm(CBLAS_TRANSPOSE trans_b, int m, int n, int k, const std::complex<float>* a,
-                 int lda, const std::complex<float>* b, int ldb, std::complex<float>* c,
-                 int ldc) {
+                 int lda, const std::complex<float>* b, int ldb, std::complex<float>* c, int ldc) {
   const std::complex<float> one{1.0F, 0.0F};
   const std::complex<float> zero{};
-  openblas().cgemm(CblasRowMajor, CblasNoTrans, trans_b, m, n, k, &one, a, lda, b, ldb, &zero,
-                   c, ldc);
+  openblas().cgemm(CblasRowMajor, CblasNoTrans, trans_b, m, n, k, &one, a, lda, b, ldb, &zero, c,
+                   ldc);
 }
 
 inline void gemm(CBLAS_TRANSPOSE trans_b, int m, int n, int k, const std::complex<double>* a,
@@ -37,8 +36,8 @@ inline void gemm(CBLAS_TRANSPOSE trans_b, int m, int n, int k, const std::comple
                  int ldc) {
   const std::complex<double> one{1.0, 0.0};
   const std::complex<double> zero{};
-  openblas().zgemm(CblasRowMajor, CblasNoTrans, trans_b, m, n, k, &one, a, lda, b, ldb, &zero,
-                   c, ldc);
+  openblas().zgemm(CblasRowMajor, CblasNoTrans, trans_b, m, n, k, &one, a, lda, b, ldb, &zero, c,
+                   ldc);
 }
 
 // OpenBLAS's thread count is process-wide; this sets it for a scope and puts it back.
@@ -97,8 +96,8 @@ double centre_of(int output, double pixel_centre) {
 // Throws before any member is sized from a bad argument.
 int checked_samples(int samples, int output, double pixel_scale, double pixel_centre) {
   if (samples < 1 || output < 1)
-    throw InputError("mft: N = " + std::to_string(samples) + " and K = " +
-                     std::to_string(output) + " must both be at least 1");
+    throw InputError("mft: N = " + std::to_string(samples) + " and K = " + std::to_string(output) +
+                     " must both be at least 1");
   if (!std::isfinite(pixel_scale) || !std::isfinite(pixel_centre))
     throw InputError("mft: pixel scale " + format_number(pixel_scale) + " and centre " +
                      format_number(pixel_centre) + " must be finite");
@@ -125,12 +124,13 @@ MftPropagator<Real>::MftPropagator(int samples, int output, double pixel_scale, 
   std::vector<double> coordinates(static_cast<std::size_t>(samples));
   for (int i = 0; i < samples; ++i) coordinates[i] = pupil::coordinate(i, samples, grid);
   matrix_.resize(area(output, samples));
-  write_mft_matrix(MftAxis{coordinates, output, centre_of(output, pixel_centre), pixel_scale},
-                   [](double turns) {
-                     const SinCos<double> e = sincos_turns<double>(turns);
-                     return Complex(static_cast<Real>(e.cos), static_cast<Real>(-e.sin));
-                   },
-                   matrix_.begin());
+  write_mft_matrix(
+      MftAxis{coordinates, output, centre_of(output, pixel_centre), pixel_scale},
+      [](double turns) {
+        const SinCos<double> e = sincos_turns<double>(turns);
+        return Complex(static_cast<Real>(e.cos), static_cast<Real>(-e.sin));
+      },
+      matrix_.begin());
 }
 
 template <typename Real>
@@ -197,7 +197,8 @@ void MftPropagator<Real>::propagate_split(const Complex* pupil, Real* out, Real 
     std::fill(out, out + area(k, k), Real(0));
     return;
   }
-  const double operations = 8.0 * (static_cast<double>(nr) * nc * k + static_cast<double>(k) * k * nr);
+  const double operations =
+      8.0 * (static_cast<double>(nr) * nc * k + static_cast<double>(k) * k * nr);
   const int team = operations < min_split_operations ? 1 : threads_;
   Complex* rows = rows_.data();
   Complex* field = field_.data();
@@ -221,9 +222,9 @@ void MftPropagator<Real>::propagate_split(const Complex* pupil, Real* out, Real 
 }
 
 template <typename Real>
-void MftPropagator<Real>::propagate_block(const Complex* pupils, int frames, Real* out,
-                                          Real scale, const MftSupport& support,
-                                          Complex* rows, Complex* field) const {
+void MftPropagator<Real>::propagate_block(const Complex* pupils, int frames, Real* out, Real scale,
+                                          const MftSupport& support, Complex* rows,
+                                          Complex* field) const {
   const int n = samples_;
   const int k = output_;
   const int r0 = support.row_lo;
@@ -257,8 +258,8 @@ void MftPropagator<Real>::propagate_block(const Complex* pupils, int frames, Rea
 }
 
 template <typename Real>
-double MftPropagator<Real>::bare_products_seconds(int samples, int output, int count,
-                                                  int threads, int repeats) {
+double MftPropagator<Real>::bare_products_seconds(int samples, int output, int count, int threads,
+                                                  int repeats) {
   using Clock = std::chrono::steady_clock;
   threads = threads > 0 ? threads : usable_cores();
   const int n = samples;

@@ -55,8 +55,8 @@ class MftPropagator {
   // per-frame BLAS calls: frames spread over `threads` threads where there are enough of
   // them, else OpenBLAS's own threads on each call; the median of `repeats` runs after a
   // warm-up.
-  [[nodiscard]] static double bare_products_seconds(int samples, int output, int count,
-                                                    int threads, int repeats);
+  [[nodiscard]] static double bare_products_seconds(int samples, int output, int count, int threads,
+                                                    int repeats);
 
  private:
   void reserve_workers(int workers);  // work buffers for this many threads, on first use

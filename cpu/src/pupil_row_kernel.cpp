@@ -43,8 +43,7 @@ void store(T* __restrict out, int c, const SinCos<T>& e) {
 // `Wide`: the row's phase may pass 2^28 waves (sincos_turns).
 template <int Stride, bool Wide, typename T>
 void fused_row(const double* __restrict k, const double* __restrict x,
-               const double* __restrict col_shift, double row_shift, T* __restrict out,
-               int span) {
+               const double* __restrict col_shift, double row_shift, T* __restrict out, int span) {
   for (int c = 0; c < span; ++c) {
     double w = k[Stride - 1];
     for (int a = Stride - 2; a >= 0; --a) w = w * x[c] + k[a];
@@ -58,8 +57,8 @@ void fused_row(const double* __restrict k, const double* __restrict x,
 // enough that float's 1.2e-7 relative error in rho stays below 1.2e-7 waves of phase.
 template <int Stride, bool Wide, typename Root, typename T>
 void fused_row_rho(const double* __restrict k, const double* __restrict k_rho, double y,
-                   const double* __restrict x, const double* __restrict col_shift,
-                   double row_shift, T* __restrict out, int span) {
+                   const double* __restrict x, const double* __restrict col_shift, double row_shift,
+                   T* __restrict out, int span) {
   const double y2 = y * y;
   for (int c = 0; c < span; ++c) {
     double w = k[Stride - 1];
@@ -84,12 +83,10 @@ bool float_rho_suffices(const double* k_rho, int stride) {
 template <int Stride, bool Wide, typename T>
 void fused_row_any(const double* k, const double* k_rho, double y, const double* x,
                    const double* col_shift, double row_shift, T* out, int span) {
-  if (k_rho == nullptr)
-    fused_row<Stride, Wide>(k, x, col_shift, row_shift, out, span);
+  if (k_rho == nullptr) fused_row<Stride, Wide>(k, x, col_shift, row_shift, out, span);
   else if (float_rho_suffices(k_rho, Stride))
     fused_row_rho<Stride, Wide, T>(k, k_rho, y, x, col_shift, row_shift, out, span);
-  else
-    fused_row_rho<Stride, Wide, double>(k, k_rho, y, x, col_shift, row_shift, out, span);
+  else fused_row_rho<Stride, Wide, double>(k, k_rho, y, x, col_shift, row_shift, out, span);
 }
 
 // False for degrees above 7 (Noll j > 36), which take the general path.
@@ -112,10 +109,9 @@ bool try_fused_row(int stride, const double* k, const double* k_rho, double y, c
 template <bool Wide, typename T>
 void phase_row(const PupilRow& r, const double* __restrict x, const double* __restrict col_shift,
                T* __restrict out, int span) {
-  const bool fused =
-      try_fused_row<Wide>(r.stride, r.row_coeffs,
-                          r.with_rho != nullptr ? r.row_rho_coeffs : nullptr, r.y, x, col_shift,
-                          r.row_shift, out, span);
+  const bool fused = try_fused_row<Wide>(r.stride, r.row_coeffs,
+                                         r.with_rho != nullptr ? r.row_rho_coeffs : nullptr, r.y, x,
+                                         col_shift, r.row_shift, out, span);
   if (fused) return;
   double* __restrict w = r.phase;
   horner_row(r.row_coeffs, r.stride, x, w, span);

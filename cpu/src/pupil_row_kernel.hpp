@@ -13,8 +13,8 @@ struct PupilRow {
   bool wide = false;  // the phase may reach 2^28 waves (wide_phase)
   double y = 0.0;
   double row_shift = 0.0;
-  const double* x = nullptr;         // n column coordinates
-  const double* col_shift = nullptr; // n column shift modulations
+  const double* x = nullptr;          // n column coordinates
+  const double* col_shift = nullptr;  // n column shift modulations
   // The aperture in this row: columns [lo, hi) minus the obscured [obscured_lo, obscured_hi).
   int lo = 0;
   int hi = 0;
@@ -44,10 +44,10 @@ struct PupilRow {
 template <typename T>
 using PupilRowKernel = void (*)(const PupilRow&, std::complex<T>* out);
 
-#define PSFSIM_DECLARE_ROW_KERNELS(isa)                                  \
-  namespace isa {                                                        \
-  void pupil_row(const PupilRow& row, std::complex<float>* out);        \
-  void pupil_row(const PupilRow& row, std::complex<double>* out);       \
+#define PSFSIM_DECLARE_ROW_KERNELS(isa)                           \
+  namespace isa {                                                 \
+  void pupil_row(const PupilRow& row, std::complex<float>* out);  \
+  void pupil_row(const PupilRow& row, std::complex<double>* out); \
   }
 PSFSIM_DECLARE_ROW_KERNELS(generic)
 PSFSIM_DECLARE_ROW_KERNELS(avx2)

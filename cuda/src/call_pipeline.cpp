@@ -103,8 +103,8 @@ void CallPipeline<Real>::issue_frame_copy(int slot, std::size_t offset, const Re
 // backend takes them so and they fit, else in pinned staging memory, read from there when
 // that is little traffic over the bus, else copied to the device first.
 template <typename Real>
-GraphKey CallPipeline<Real>::stage_phase_tables(std::span<const AberrationPolynomial> frames, int slot,
-                                                const CallSteps& steps) {
+GraphKey CallPipeline<Real>::stage_phase_tables(std::span<const AberrationPolynomial> frames,
+                                                int slot, const CallSteps& steps) {
   const BatchTableLayout layout = batch_table_layout(frames);
   if (layout.degree > max_phase_degree)
     throw InputError("cuda backend: phase polynomial of degree " + std::to_string(layout.degree) +
@@ -119,7 +119,7 @@ GraphKey CallPipeline<Real>::stage_phase_tables(std::span<const AberrationPolyno
     // Sized for a full batch of this layout so that later calls do not grow it again.
     const std::size_t capacity = max_batch_ * layout.doubles_per_frame();
     PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // calls in flight read them
-    graphs_.clear();  // they read the buffers replaced here
+    graphs_.clear();                                          // they read the buffers replaced here
     staged = PinnedBuffer<double>(capacity);
     at(staged_tables_view_, slot) = device_view(staged);
     if (tables_.size() < capacity) tables_ = DeviceBuffer<double>(capacity);

@@ -99,8 +99,8 @@ class CallPipeline {
   [[nodiscard]] Real* frames_view(int slot) const noexcept { return at(frames_view_, slot); }
   [[nodiscard]] double* metrics_view(int slot) const noexcept { return at(metrics_view_, slot); }
   // `bytes` of device frames into the slot's pinned frames, `offset` values in on both sides.
-  void issue_frame_copy(int slot, std::size_t offset, const Real* device_frames,
-                        std::size_t bytes, cudaStream_t stream) const;
+  void issue_frame_copy(int slot, std::size_t offset, const Real* device_frames, std::size_t bytes,
+                        cudaStream_t stream) const;
 
   // The maps as the pupil kernel of a call in `slot` reads them, from call frame `first` on.
   [[nodiscard]] PupilMaps maps(int slot, int first = 0) const noexcept {

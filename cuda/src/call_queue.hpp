@@ -57,8 +57,7 @@ class CallQueue {
   }
 
  private:
-  std::array<Event, call_slots> done_{Event{cudaEventDisableTiming},
-                                      Event{cudaEventDisableTiming},
+  std::array<Event, call_slots> done_{Event{cudaEventDisableTiming}, Event{cudaEventDisableTiming},
                                       Event{cudaEventDisableTiming}};
   std::array<Call, 2> pending_calls_{};
   std::size_t oldest_ = 0;

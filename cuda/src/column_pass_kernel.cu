@@ -131,15 +131,14 @@ template <typename Real>
 inline constexpr int block_columns = 128 / static_cast<int>(sizeof(DeviceComplex<Real>));
 
 template <typename Real, int M>
-inline constexpr int block_threads = Factors<M>::m2 * block_columns<Real>;
+inline constexpr int block_threads = Factors<M>::m2* block_columns<Real>;
 
 template <typename Real, int M>
 inline constexpr int shared_bytes =
-    M * block_columns<Real> * static_cast<int>(sizeof(DeviceComplex<Real>));
+    M* block_columns<Real>* static_cast<int>(sizeof(DeviceComplex<Real>));
 
 template <typename Real>
-__device__ __forceinline__ void put(DeviceComplex<Real>* out, long long at,
-                                    DeviceComplex<Real> v) {
+__device__ __forceinline__ void put(DeviceComplex<Real>* out, long long at, DeviceComplex<Real> v) {
   out[at] = v;
 }
 template <typename Real>
@@ -199,14 +198,15 @@ template <typename Real, int M, typename Out>
 void launch_for(const DeviceComplex<Real>* rows, const DeviceComplex<Real>* twiddles,
                 const ColumnPass& pass, Out* out, cudaStream_t stream) {
   const long long blocks = static_cast<long long>(pass.frames) * (M / block_columns<Real>);
-  column_pass_kernel<Real, M, Out><<<static_cast<unsigned>(blocks), block_threads<Real, M>,
-                                      shared_bytes<Real, M>, stream>>>(rows, twiddles, pass, out);
+  column_pass_kernel<Real, M, Out>
+      <<<static_cast<unsigned>(blocks), block_threads<Real, M>, shared_bytes<Real, M>, stream>>>(
+          rows, twiddles, pass, out);
   PSFSIM_CUDA_CHECK_LAUNCH();
 }
 
 template <typename Real, int M>
 void raise_shared_limit() {
-  if constexpr (shared_bytes<Real, M> > 48 * 1024) {
+  if constexpr (shared_bytes < Real, M >> 48 * 1024) {
     PSFSIM_CUDA_CHECK(cudaFuncSetAttribute(column_pass_kernel<Real, M, DeviceComplex<Real>>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            shared_bytes<Real, M>));

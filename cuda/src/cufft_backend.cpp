@@ -56,8 +56,7 @@ class CufftBackend final : public PipelinedBackend<Real> {
 
   [[nodiscard]] bool stores_frames() const noexcept { return plan_.metrics.store_frames; }
   [[nodiscard]] bool needs_device_frames() const noexcept {
-    return stores_frames() &&
-           (!policy_.direct_write || plan_.normalization == Normalization::sum);
+    return stores_frames() && (!policy_.direct_write || plan_.normalization == Normalization::sum);
   }
   [[nodiscard]] std::size_t field_elements() const noexcept {
     return static_cast<std::size_t>(plan_.padded) * plan_.padded;
@@ -112,8 +111,7 @@ class CufftBackend final : public PipelinedBackend<Real> {
   // intensity of later pieces.
   Event piece_ready_{cudaEventDisableTiming};
   Event copies_done_{cudaEventDisableTiming};
-  std::array<StageClock, call_slots> clocks_{StageClock{policy_.timing},
-                                             StageClock{policy_.timing},
+  std::array<StageClock, call_slots> clocks_{StageClock{policy_.timing}, StageClock{policy_.timing},
                                              StageClock{policy_.timing}};
   DeviceBuffer<double> grid_table_;
   DeviceBuffer<Complex> pupil_;   // zero padding written once, window every call
@@ -139,8 +137,13 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
   const auto start = CallQueue::Clock::now();
   const SampledPupil& facts = plan_.sampled_pupil();
   peak_scale_ = facts.peak_scale;
-  pupil_shape_ = {plan_.samples, plan_.padded, facts.offset, plan_.obscuration,
-                  nullptr,       nullptr,       {},
+  pupil_shape_ = {plan_.samples,
+                  plan_.padded,
+                  facts.offset,
+                  plan_.obscuration,
+                  nullptr,
+                  nullptr,
+                  {},
                   PupilRows::choose(plan_.samples, plan_.padded, facts.offset, true)};
 
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
@@ -159,8 +162,7 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
   if (!metrics.empty()) {
     device_metrics_ = DeviceMetrics(metrics, plan_.frame, facts.aperture_sum, facts.energy_sum);
     if (metrics.column(Metric::rms_wavefront) != nullptr)
-      moments_ = DeviceBuffer<double>(3 * batch *
-                                      PupilTiling::max_blocks_per_frame(plan_.samples));
+      moments_ = DeviceBuffer<double>(3 * batch * PupilTiling::max_blocks_per_frame(plan_.samples));
     if (metrics.needs_full_plane()) {
       const std::vector<MtfSample> samples = mtf_samples(device_metrics_, plan_.padded);
       mtf_samples_ = DeviceBuffer<MtfSample>(samples.size());
@@ -192,11 +194,10 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
 }
 
 template <typename Real>
-typename CufftBackend<Real>::Transforms CufftBackend<Real>::make_transforms(
-    long long batch) const {
+typename CufftBackend<Real>::Transforms CufftBackend<Real>::make_transforms(long long batch) const {
   Transforms t;
-  t.field = std::make_unique<FieldTransform<Real>>(
-      plan_.samples, plan_.padded, pupil_shape_.offset, batch, true, pipeline_.stream());
+  t.field = std::make_unique<FieldTransform<Real>>(plan_.samples, plan_.padded, pupil_shape_.offset,
+                                                   batch, true, pipeline_.stream());
   if (plan_.metrics.needs_full_plane())
     t.otf = std::make_unique<FftPlan>(FftShape{plan_.padded, batch, 2, FftInput::real},
                                       plan_.precision, pipeline_.stream());
@@ -206,8 +207,7 @@ typename CufftBackend<Real>::Transforms CufftBackend<Real>::make_transforms(
 template <typename Real>
 std::size_t CufftBackend<Real>::transforms_scratch_bytes(long long batch) const {
   std::size_t bytes =
-      FieldTransform<Real>::scratch_bytes(pupil_shape_.rows, plan_.samples, plan_.padded,
-                                             batch);
+      FieldTransform<Real>::scratch_bytes(pupil_shape_.rows, plan_.samples, plan_.padded, batch);
   if (plan_.metrics.needs_full_plane())
     bytes += FftPlan::work_bytes({plan_.padded, batch, 2, FftInput::real}, plan_.precision);
   return bytes;
@@ -222,14 +222,14 @@ template <typename Real>
 void CufftBackend<Real>::require_device_memory() const {
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   std::size_t needed =
-      policy_.buffer_frames() * (pupil_elements() + field_elements()) * sizeof(Complex)
-      + (plan_.samples + plan_.padded) * sizeof(double)                 // grid table
+      policy_.buffer_frames() * (pupil_elements() + field_elements()) * sizeof(Complex) +
+      (plan_.samples + plan_.padded) * sizeof(double)  // grid table
       + PupilMapBuffers::bytes(plan_.sampled_pupil());
   if (needs_device_frames()) needed += batch * plan_.frame_elements() * sizeof(Real);
   if (plan_.metrics.needs_full_plane())
-    needed += policy_.buffer_frames() *
-               (half_plane_elements() * sizeof(Complex) +
-                (keeps_intensity_only() ? 0 : field_elements() * sizeof(Real)));
+    needed +=
+        policy_.buffer_frames() * (half_plane_elements() * sizeof(Complex) +
+                                   (keeps_intensity_only() ? 0 : field_elements() * sizeof(Real)));
   if (plan_.metrics.column(Metric::rms_wavefront) != nullptr)
     needed += 3 * batch * PupilTiling::max_blocks_per_frame(plan_.samples) * sizeof(double);
   if (plan_.normalization == Normalization::sum)
@@ -254,8 +254,7 @@ void CufftBackend<Real>::require_device_memory() const {
   // The pinned output buffers cannot be paged out.
   require_memory(call_slots * ((stores_frames() ? batch * plan_.frame_bytes() : 0) +
                                batch * plan_.metrics.values_per_frame * sizeof(double)),
-                 available_host_memory(), "cuda backend: the pinned output buffers",
-                 "host memory");
+                 available_host_memory(), "cuda backend: the pinned output buffers", "host memory");
 }
 
 // The call's graph, recorded on first use; with the tables in its parameters, this call's
@@ -340,13 +339,11 @@ void CufftBackend<Real>::issue_pupil_and_fft(const GraphKey& key, int first, int
   tables.coefficients += static_cast<std::size_t>(first) * tables.doubles_per_frame();
   tables.frames = count;
   const PupilShape shape = pupil_shape(key.slot, first);
-  launch_build_pupil<Real>(pupil, shape, tables, pipeline_.inline_tables(key),
-                           pipeline_.stream());
+  launch_build_pupil<Real>(pupil, shape, tables, pipeline_.inline_tables(key), pipeline_.stream());
   mark(key, 1);
   if (keeps_intensity_only())
     fft.field->forward_intensity(pupil, intensity_planes() + field_offset);
-  else
-    fft.field->forward(pupil, fields_.data() + field_offset);
+  else fft.field->forward(pupil, fields_.data() + field_offset);
   mark(key, 2);
   if (!plan_.metrics.empty())
     issue_metrics(key, first, count, fft,
@@ -362,15 +359,13 @@ void CufftBackend<Real>::issue_metrics(const GraphKey& key, int first, int count
   const std::size_t field_offset = static_cast<std::size_t>(first) * field_elements();
   const Complex* fields = fields_.data() + field_offset;
   FieldWindow<Real> window;
-  if (keeps_intensity_only())
-    window.intensity = intensity_planes() + field_offset;
-  else
-    window.fields = fields;
+  if (keeps_intensity_only()) window.intensity = intensity_planes() + field_offset;
+  else window.fields = fields;
   window.frame_stride = static_cast<long long>(field_elements());
   window.row_stride = plan_.padded;
   window.first = pupil::crop_start(plan_.padded, plan_.frame);
-  double* out = pipeline_.metrics_view(key.slot) + static_cast<std::size_t>(first) *
-                                                      plan_.metrics.values_per_frame;
+  double* out = pipeline_.metrics_view(key.slot) +
+                static_cast<std::size_t>(first) * plan_.metrics.values_per_frame;
   launch_frame_metrics<Real>(window, device_metrics_,
                              WavefrontMoments{moments_.data(), pupil_blocks_per_frame}, count, out,
                              stream);

@@ -48,9 +48,7 @@ struct DeviceMemory {
 // Page-locked host memory: the only kind a device-to-host copy runs at full speed into,
 // and the only kind a captured graph may copy from or into.
 struct PinnedHostMemory {
-  static void allocate(void** p, std::size_t bytes) {
-    PSFSIM_CUDA_CHECK(cudaMallocHost(p, bytes));
-  }
+  static void allocate(void** p, std::size_t bytes) { PSFSIM_CUDA_CHECK(cudaMallocHost(p, bytes)); }
   static void release(void* p) noexcept { cudaFreeHost(p); }
 };
 

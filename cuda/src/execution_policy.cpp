@@ -58,14 +58,16 @@ FrameSplit ExecutionPolicy::copy_pieces(int frames, bool whole_pipeline) const n
 std::string ExecutionPolicy::fused_stages() const {
   switch (timing) {
     case Timing::whole:
-      return "pupil+fft+intensity+transfer: a call of at most " +
-             std::to_string(whole_graph_edge) + "x" + std::to_string(whole_graph_edge) +
+      return "pupil+fft+intensity+transfer: a call of at most " + std::to_string(whole_graph_edge) +
+             "x" + std::to_string(whole_graph_edge) +
              " complex values runs as one CUDA graph timed by one pair of events around its "
              "launch; events between the stages would cost about as much as the stages "
              "themselves";
     case Timing::pieced:
       return "pupil+fft+intensity+transfer: a batch with a large output runs its whole pipeline "
-             "in " + std::to_string(pipeline_pieces) + " pieces, each piece's device-to-host "
+             "in " +
+             std::to_string(pipeline_pieces) +
+             " pieces, each piece's device-to-host "
              "copy overlapping the next piece's computation, timed by one pair of events "
              "around the graph launch (--stage-timing times each stage instead)";
     case Timing::fused_copy:
@@ -88,16 +90,12 @@ ExecutionPolicy choose_execution_policy(const PsfPlan& plan) {
   const std::size_t batch = static_cast<std::size_t>(plan.max_batch);
   const std::size_t field_elements = static_cast<std::size_t>(plan.padded) * plan.padded;
   policy.direct_write = !plan.stage_timing && batch * plan.frame_bytes() <= direct_write_limit;
-  if (plan.stage_timing)
-    policy.timing = Timing::staged;
-  else if (batch * field_elements <= whole_graph_timing_limit)
-    policy.timing = Timing::whole;
-  else if (policy.direct_write)
-    policy.timing = Timing::fused_copy;
+  if (plan.stage_timing) policy.timing = Timing::staged;
+  else if (batch * field_elements <= whole_graph_timing_limit) policy.timing = Timing::whole;
+  else if (policy.direct_write) policy.timing = Timing::fused_copy;
   else if (plan.max_batch >= 2 * pipeline_pieces)
     policy.timing = Timing::pieced;  // never with direct writes: pieces exist for the copies
-  else
-    policy.timing = Timing::staged;
+  else policy.timing = Timing::staged;
   if (policy.timing == Timing::pieced)
     policy.piece_frames = (plan.max_batch + pipeline_pieces - 1) / pipeline_pieces;
   return policy;

@@ -46,8 +46,8 @@ void FftPlan::forward(const void* in, void* out) const {
   void* input = const_cast<void*>(in);
   if (input_ == FftInput::real) {
     if (precision_ == Precision::single)
-      PSFSIM_CUDA_CHECK(cufftExecR2C(handle_, static_cast<cufftReal*>(input),
-                                     static_cast<cufftComplex*>(out)));
+      PSFSIM_CUDA_CHECK(
+          cufftExecR2C(handle_, static_cast<cufftReal*>(input), static_cast<cufftComplex*>(out)));
     else
       PSFSIM_CUDA_CHECK(cufftExecD2Z(handle_, static_cast<cufftDoubleReal*>(input),
                                      static_cast<cufftDoubleComplex*>(out)));
@@ -66,8 +66,7 @@ std::size_t FftPlan::work_bytes(const FftShape& shape, Precision precision) {
   long long n[2] = {shape.padded, shape.padded};
   std::size_t work = 0;
   PSFSIM_CUDA_CHECK(cufftGetSizeMany64(probe.handle, shape.rank, n, nullptr, 1, 0, nullptr, 1, 0,
-                                       transform_type(precision, shape.input), shape.batch,
-                                       &work));
+                                       transform_type(precision, shape.input), shape.batch, &work));
   return work;
 }
 

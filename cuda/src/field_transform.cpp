@@ -8,9 +8,7 @@
 #include "cuda_check.hpp"
 
 namespace psfsim::cuda {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 PupilRows PupilRows::choose(int samples, int padded, int offset, bool allow_split) noexcept {
   if (allow_split && samples < padded && column_pass_takes(padded)) return {true, samples, 0};
@@ -27,8 +25,8 @@ FieldTransform<Real>::FieldTransform(int samples, int padded, int offset, long l
     plan_ = std::make_unique<FftPlan>(FftShape{padded, batch}, precision_of<Real>, stream);
     return;
   }
-  plan_ = std::make_unique<FftPlan>(FftShape{padded, batch * samples, 1}, precision_of<Real>,
-                                    stream);
+  plan_ =
+      std::make_unique<FftPlan>(FftShape{padded, batch * samples, 1}, precision_of<Real>, stream);
   row_transforms_ = DeviceBuffer<Complex>(static_cast<std::size_t>(batch) * pupil_elements());
   // exp(-2 pi i j / M), in double, rounded once to Real.
   std::vector<Complex> twiddles(static_cast<std::size_t>(padded));
@@ -38,8 +36,8 @@ FieldTransform<Real>::FieldTransform(int samples, int padded, int offset, long l
                                              static_cast<Real>(std::sin(angle))};
   }
   twiddles_ = DeviceBuffer<Complex>(twiddles.size());
-  PSFSIM_CUDA_CHECK(cudaMemcpy(twiddles_.data(), twiddles.data(), twiddles_.bytes(),
-                               cudaMemcpyHostToDevice));
+  PSFSIM_CUDA_CHECK(
+      cudaMemcpy(twiddles_.data(), twiddles.data(), twiddles_.bytes(), cudaMemcpyHostToDevice));
   prepare_column_pass<Real>(padded);
 }
 
@@ -52,10 +50,8 @@ void FieldTransform<Real>::two_passes(const Complex* pupil, Out* out) const {
 
 template <typename Real>
 void FieldTransform<Real>::forward(const Complex* pupil, Complex* fields) const {
-  if (rows_.split)
-    two_passes(pupil, fields);
-  else
-    plan_->forward(pupil, fields);
+  if (rows_.split) two_passes(pupil, fields);
+  else plan_->forward(pupil, fields);
 }
 
 template <typename Real>
@@ -65,8 +61,8 @@ void FieldTransform<Real>::forward_intensity(const Complex* pupil, Real* intensi
 }
 
 template <typename Real>
-std::size_t FieldTransform<Real>::scratch_bytes(const PupilRows& rows, int samples,
-                                                int padded, long long batch) {
+std::size_t FieldTransform<Real>::scratch_bytes(const PupilRows& rows, int samples, int padded,
+                                                long long batch) {
   if (!rows.split) return FftPlan::work_bytes({padded, batch}, precision_of<Real>);
   return FftPlan::work_bytes({padded, batch * samples, 1}, precision_of<Real>) +
          static_cast<std::size_t>(batch) * samples * padded * sizeof(Complex) +

@@ -98,8 +98,8 @@ void launch_intensity(const DeviceComplex<Real>* fields, const IntensityShape& s
     PSFSIM_CUDA_CHECK_LAUNCH();
     return;
   }
-  intensity_kernel<Real, true><<<blocks, block_threads, 0, stream>>>(
-      fields, output.unscaled, shape, Real(1), output.block_sums);
+  intensity_kernel<Real, true><<<blocks, block_threads, 0, stream>>>(fields, output.unscaled, shape,
+                                                                     Real(1), output.block_sums);
   PSFSIM_CUDA_CHECK_LAUNCH();
   frame_scale_kernel<<<shape.frames, block_threads, 0, stream>>>(
       output.block_sums, shape.tiling.blocks_per_frame, output.frame_scales);

@@ -142,11 +142,10 @@ __global__ void __launch_bounds__(block_threads)
     if (m.strehl_centre >= 0) {
       const int i0 = static_cast<int>(floor(m.axis));
       const double t = m.axis - i0;
-      const double centre =
-          t == 0.0 || i0 + 1 >= k
-              ? read(i0, i0)
-              : (1 - t) * ((1 - t) * read(i0, i0) + t * read(i0, i0 + 1)) +
-                    t * ((1 - t) * read(i0 + 1, i0) + t * read(i0 + 1, i0 + 1));
+      const double centre = t == 0.0 || i0 + 1 >= k
+                                ? read(i0, i0)
+                                : (1 - t) * ((1 - t) * read(i0, i0) + t * read(i0, i0 + 1)) +
+                                      t * ((1 - t) * read(i0 + 1, i0) + t * read(i0 + 1, i0 + 1));
       row[m.strehl_centre] = centre / m.peak_reference;
     }
   }
@@ -313,12 +312,12 @@ void launch_frame_metrics(const FieldWindow<Real>& window, const DeviceMetrics& 
 }
 
 template <typename Real>
-void launch_plane_intensity(Real* plane, const DeviceComplex<Real>* fields, int padded,
-                            int frames, cudaStream_t stream) {
+void launch_plane_intensity(Real* plane, const DeviceComplex<Real>* fields, int padded, int frames,
+                            cudaStream_t stream) {
   const long long count = static_cast<long long>(frames) * padded * padded;
   const long long blocks = std::min<long long>(132LL * 16, (count + 255) / 256);
-  plane_intensity_kernel<Real><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(plane, fields,
-                                                                                 count);
+  plane_intensity_kernel<Real>
+      <<<static_cast<unsigned>(blocks), 256, 0, stream>>>(plane, fields, count);
   PSFSIM_CUDA_CHECK_LAUNCH();
 }
 
@@ -330,13 +329,12 @@ void launch_mtf_sampling(const DeviceComplex<Real>* half_planes, int padded, int
   PSFSIM_CUDA_CHECK_LAUNCH();
 }
 
-#define PSFSIM_INSTANTIATE(Real)                                                             \
-  template void launch_frame_metrics<Real>(const FieldWindow<Real>&, const DeviceMetrics&,   \
-                                           const WavefrontMoments&, int, double*,            \
-                                           cudaStream_t);                                    \
-  template void launch_plane_intensity<Real>(Real*, const DeviceComplex<Real>*, int, int,     \
-                                             cudaStream_t);                                  \
-  template void launch_mtf_sampling<Real>(const DeviceComplex<Real>*, int, int,              \
+#define PSFSIM_INSTANTIATE(Real)                                                                 \
+  template void launch_frame_metrics<Real>(const FieldWindow<Real>&, const DeviceMetrics&,       \
+                                           const WavefrontMoments&, int, double*, cudaStream_t); \
+  template void launch_plane_intensity<Real>(Real*, const DeviceComplex<Real>*, int, int,        \
+                                             cudaStream_t);                                      \
+  template void launch_mtf_sampling<Real>(const DeviceComplex<Real>*, int, int,                  \
                                           const DeviceMetrics&, double*, cudaStream_t);
 PSFSIM_INSTANTIATE(float)
 PSFSIM_INSTANTIATE(double)

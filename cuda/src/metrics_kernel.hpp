@@ -84,8 +84,8 @@ void launch_frame_metrics(const FieldWindow<Real>& window, const DeviceMetrics& 
 // the FFT, the mtf columns sampled from the transform's non-redundant half (M x (M/2 + 1)
 // a frame, metric::half_plane_index).
 template <typename Real>
-void launch_plane_intensity(Real* plane, const DeviceComplex<Real>* fields, int padded,
-                            int frames, cudaStream_t stream);
+void launch_plane_intensity(Real* plane, const DeviceComplex<Real>* fields, int padded, int frames,
+                            cudaStream_t stream);
 template <typename Real>
 void launch_mtf_sampling(const DeviceComplex<Real>* half_planes, int padded, int frames,
                          const DeviceMetrics& metrics, double* out, cudaStream_t stream);

@@ -228,10 +228,9 @@ void MftBackend<Real>::require_memory() const {
   const std::size_t pieces = static_cast<std::size_t>(schedule_.piece_frames);
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   std::size_t needed = w * pieces * (n * n + n * k + k * k) * sizeof(Complex)  // piece buffers
-                       + w * k * n * sizeof(Complex)                         // matrices
-                       + n * sizeof(double) + w * (sizeof(double) + sizeof(Real))
-                       + PupilMapBuffers::bytes(plan_.sampled_pupil())
-                       + BlasHandle::workspace_bytes;
+                       + w * k * n * sizeof(Complex)                           // matrices
+                       + n * sizeof(double) + w * (sizeof(double) + sizeof(Real)) +
+                       PupilMapBuffers::bytes(plan_.sampled_pupil()) + BlasHandle::workspace_bytes;
   if (!schedule_.direct_write) needed += call_slots * batch * pixels() * sizeof(Real);
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
@@ -242,8 +241,7 @@ void MftBackend<Real>::require_memory() const {
                      std::to_string(plan_.max_batch) + " needs " +
                      format_bytes(static_cast<double>(needed + device_memory_reserve)) +
                      " of device memory, " + format_bytes(static_cast<double>(free_bytes)) +
-                     " free on " + device_name_ + " (device " + std::to_string(plan_.device) +
-                     ")");
+                     " free on " + device_name_ + " (device " + std::to_string(plan_.device) + ")");
   // The pinned output buffers cannot be paged out.
   psfsim::require_memory(call_slots * batch * plan_.frame_bytes(), available_host_memory(),
                          "cuda backend: the pinned output buffers", "host memory");
@@ -279,15 +277,15 @@ void MftBackend<Real>::upload_constants() {
 
   // Worked out on the host in double, then rounded once to Real.
   std::vector<Complex> matrices;
-  matrices.reserve(plan_.channels.size() * static_cast<std::size_t>(k_) *
-                   facts.coordinates.size());
+  matrices.reserve(plan_.channels.size() * static_cast<std::size_t>(k_) * facts.coordinates.size());
   for (const SpectralChannel& c : plan_.channels)
-    write_mft_matrix(MftAxis{facts.coordinates, k_, plan_.pixel_centre, c.pixel_scale},
-                     [](double turns) {
-                       const std::complex<double> z = mft_phasor(turns);
-                       return Complex{static_cast<Real>(z.real()), static_cast<Real>(z.imag())};
-                     },
-                     std::back_inserter(matrices));
+    write_mft_matrix(
+        MftAxis{facts.coordinates, k_, plan_.pixel_centre, c.pixel_scale},
+        [](double turns) {
+          const std::complex<double> z = mft_phasor(turns);
+          return Complex{static_cast<Real>(z.real()), static_cast<Real>(z.imag())};
+        },
+        std::back_inserter(matrices));
   upload(matrices_, matrices);
 }
 
@@ -305,7 +303,8 @@ std::string MftBackend<Real>::fused_stages() const {
   if (schedule_.direct_write)
     return text + "outputs of at most " + std::to_string(direct_write_limit >> 10) +
            " KiB per call are written by the intensity kernel straight into pinned host memory";
-  return text + "a larger output is copied to the host after the graph, on a stream of its "
+  return text +
+         "a larger output is copied to the host after the graph, on a stream of its "
          "own, overlapping the next call's computation; the events span graph and copy "
          "(--stage-timing times each stage instead)";
 }
@@ -362,8 +361,8 @@ std::size_t MftBackend<Real>::table_bus_reads(const BatchTableLayout& layout) co
 template <typename Real>
 void MftBackend<Real>::mark(const GraphKey& key, std::size_t index) const {
   if (schedule_.staged)
-    PSFSIM_CUDA_CHECK(cudaEventRecord(
-        stage_marks_[static_cast<std::size_t>(key.slot)][index].get(), pipeline_.stream()));
+    PSFSIM_CUDA_CHECK(cudaEventRecord(stage_marks_[static_cast<std::size_t>(key.slot)][index].get(),
+                                      pipeline_.stream()));
 }
 
 template <typename Real>

@@ -50,10 +50,9 @@ void gemm_strided_batched<double>(const BlasHandle& blas, int m, int n, int k,
                                   ComplexProduct /*product*/) {
   const cuDoubleComplex one{1.0, 0.0};
   const cuDoubleComplex zero{0.0, 0.0};
-  PSFSIM_CUDA_CHECK(cublas().zgemm_strided_batched(blas.get(), operation(a.transposed),
-                                              operation(b.transposed), m, n, k, &one, a.data,
-                                              a.ld, a.stride, b.data, b.ld, b.stride, &zero, c,
-                                              ldc, stride_c, batch));
+  PSFSIM_CUDA_CHECK(cublas().zgemm_strided_batched(
+      blas.get(), operation(a.transposed), operation(b.transposed), m, n, k, &one, a.data, a.ld,
+      a.stride, b.data, b.ld, b.stride, &zero, c, ldc, stride_c, batch));
 }
 
 template <>

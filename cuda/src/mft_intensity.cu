@@ -84,7 +84,7 @@ void launch_mft_intensity(const DeviceComplex<Real>* fields, const MftIntensityS
 
 template void launch_mft_intensity<float>(const float2*, const MftIntensityShape&, const float*,
                                           Normalization, float*, cudaStream_t);
-template void launch_mft_intensity<double>(const double2*, const MftIntensityShape&,
-                                           const double*, Normalization, double*, cudaStream_t);
+template void launch_mft_intensity<double>(const double2*, const MftIntensityShape&, const double*,
+                                           Normalization, double*, cudaStream_t);
 
 }  // namespace psfsim::cuda

@@ -23,7 +23,9 @@ class PipelinedBackend : public Backend, protected CallSteps {
   }
   // The phase tables are packed and the batch indices copied there.
   [[nodiscard]] bool copies_frames_at_submit() const override { return true; }
-  void submit(std::span<const AberrationPolynomial> frames) override { pipeline_.submit(frames, *this); }
+  void submit(std::span<const AberrationPolynomial> frames) override {
+    pipeline_.submit(frames, *this);
+  }
   [[nodiscard]] FrameBlock finish() override { return pipeline_.finish(*this); }
 
  protected:

@@ -91,10 +91,9 @@ template <typename Real>
 __device__ PaddedRow<Real> row_of(const PupilShape& s, DeviceComplex<Real>* pupil, int frame,
                                   int r) {
   const long long padded = s.padded;
-  return {pupil + (static_cast<long long>(frame) * s.rows.rows + s.rows.origin + r) * padded +
-              s.offset,
-          s.shift_waves[s.offset + r],
-          s.shift_waves + s.offset};
+  return {
+      pupil + (static_cast<long long>(frame) * s.rows.rows + s.rows.origin + r) * padded + s.offset,
+      s.shift_waves[s.offset + r], s.shift_waves + s.offset};
 }
 
 // The MFT's phasors. Single precision takes the hardware sine and cosine of the exactly
@@ -189,13 +188,12 @@ __global__ void __launch_bounds__(block_threads)
   // The plain table's constant term is piston, which changes no intensity at any wavelength:
   // without it 1e6 waves of Z1, 1e9 at a band's shortest wavelength, add no rounding. The
   // moments need no piston either.
-  for (int i = threadIdx.x; i < per_frame; i += block_threads)
-    tables[i] = i == 0 ? 0.0 : from[i];
+  for (int i = threadIdx.x; i < per_frame; i += block_threads) tables[i] = i == 0 ? 0.0 : from[i];
   // This frame's maps: its batch index picks them where there is one per frame.
   const PupilMaps& maps = shape.maps;
   const long long index = maps.batch_index != nullptr ? maps.batch_index[frame] : 0;
-  const double* amplitude =
-      maps.amplitude != nullptr ? maps.amplitude + (index < 0 ? 0 : index) * maps.amplitude_stride
+  const double* amplitude = maps.amplitude != nullptr
+                                ? maps.amplitude + (index < 0 ? 0 : index) * maps.amplitude_stride
                                 : nullptr;
   const double* opd =
       maps.opd != nullptr && index >= 0 ? maps.opd + index * maps.opd_stride : nullptr;
@@ -243,7 +241,8 @@ __global__ void __launch_bounds__(block_threads)
     }
     if constexpr (kStride == 0) __syncwarp();  // read from the buffer until here
   }
-  if (maps.moments != nullptr) block_moments(sum_a, sum_aw, sum_aw2, maps.moments + 3LL * blockIdx.x);
+  if (maps.moments != nullptr)
+    block_moments(sum_a, sum_aw, sum_aw2, maps.moments + 3LL * blockIdx.x);
 }
 
 std::size_t shared_bytes(const PhaseTables& phase) {
@@ -266,8 +265,8 @@ const void* kernel_for(int stride) {
 template <typename Real, typename Source, typename Layout>
 void launch(DeviceComplex<Real>* pupil, const Layout& shape, const PhaseTables& phase,
             const Source& source, PupilTiling tiling, cudaStream_t stream) {
-  void* args[] = {&pupil, const_cast<Layout*>(&shape), const_cast<PhaseTables*>(&phase),
-                  &tiling, const_cast<Source*>(&source)};
+  void* args[] = {&pupil, const_cast<Layout*>(&shape), const_cast<PhaseTables*>(&phase), &tiling,
+                  const_cast<Source*>(&source)};
   PSFSIM_CUDA_CHECK(cudaLaunchKernel(kernel_for<Real, Source, Layout>(phase.degree + 1),
                                      dim3(static_cast<unsigned>(tiling.blocks(phase.frames))),
                                      dim3(block_threads), args, shared_bytes(phase), stream));
@@ -315,8 +314,7 @@ void launch_build_pupil(DeviceComplex<Real>* pupil, const PupilShape& shape,
   const PupilTiling tiling = PupilTiling::for_batch(shape.samples, phase.frames);
   if (inline_tables != nullptr)
     launch<Real>(pupil, shape, phase, ParameterTables{*inline_tables}, tiling, stream);
-  else
-    launch<Real>(pupil, shape, phase, DeviceTables{}, tiling, stream);
+  else launch<Real>(pupil, shape, phase, DeviceTables{}, tiling, stream);
 }
 
 template <typename Real>
@@ -364,8 +362,8 @@ void set_inline_tables(cudaGraphExec_t exec, cudaGraphNode_t node, DeviceComplex
 #define PSFSIM_INSTANTIATE(Real)                                                                 \
   template void launch_build_pupil<Real>(DeviceComplex<Real>*, const PupilShape&,                \
                                          const PhaseTables&, const InlineTables*, cudaStream_t); \
-  template void launch_build_channel_pupils<Real>(DeviceComplex<Real>*, const ChannelPupils&,     \
-                                                 const PhaseTables&, cudaStream_t);              \
+  template void launch_build_channel_pupils<Real>(DeviceComplex<Real>*, const ChannelPupils&,    \
+                                                  const PhaseTables&, cudaStream_t);             \
   template cudaGraphNode_t find_inline_pupil_node<Real>(cudaGraph_t, const PhaseTables&);        \
   template void set_inline_tables<Real>(cudaGraphExec_t, cudaGraphNode_t, DeviceComplex<Real>*,  \
                                         const PupilShape&, const PhaseTables&,                   \

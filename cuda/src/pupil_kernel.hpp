@@ -13,8 +13,8 @@ namespace psfsim::cuda {
 // collapsed row live in shared memory (32 KB at this degree). psfsim's terms stop at 24.
 inline constexpr int max_phase_degree = 40;
 
-// docs/spec.md §7's maps (SampledPupil), in device memory: N x N doubles per map, `*_stride` doubles
-// from one frame's map to the next (0: every frame shares one); null pointers for none.
+// docs/spec.md §7's maps (SampledPupil), in device memory: N x N doubles per map, `*_stride`
+// doubles from one frame's map to the next (0: every frame shares one); null pointers for none.
 // With `amplitude`, A is the map (0 outside the aperture) instead of the annulus test.
 struct PupilMaps {
   const double* amplitude = nullptr;

@@ -58,8 +58,8 @@ class PupilMapBuffers {
   static DeviceBuffer<double> upload(const std::vector<double>& values) {
     DeviceBuffer<double> buffer(values.size());
     if (!values.empty())
-      PSFSIM_CUDA_CHECK(cudaMemcpy(buffer.data(), values.data(), buffer.bytes(),
-                                   cudaMemcpyHostToDevice));
+      PSFSIM_CUDA_CHECK(
+          cudaMemcpy(buffer.data(), values.data(), buffer.bytes(), cudaMemcpyHostToDevice));
     return buffer;
   }
 

@@ -70,7 +70,9 @@ struct CpuComparison {
 };
 
 // Readable parameters in gtest's and CTest's listings.
-void PrintTo(const CpuComparison& c, std::ostream* os) { *os << c.label << " " << to_string(c.precision); }
+void PrintTo(const CpuComparison& c, std::ostream* os) {
+  *os << c.label << " " << to_string(c.precision);
+}
 
 class CudaMatchesCpu : public ::testing::TestWithParam<CpuComparison> {};
 
@@ -83,7 +85,8 @@ TEST_P(CudaMatchesCpu, RelativeL2WithinTolerance) {
   ASSERT_EQ(cpu.size(), p.frames.size());
   for (std::size_t f = 0; f < gpu.size(); ++f) {
     expect_all_finite(gpu[f]);
-    EXPECT_LE(test::relative_l2(gpu[f], cpu[f]), test::backend_tolerance(p.precision)) << "frame " << f;
+    EXPECT_LE(test::relative_l2(gpu[f], cpu[f]), test::backend_tolerance(p.precision))
+        << "frame " << f;
   }
 }
 
@@ -157,7 +160,8 @@ TEST(CudaBackend, PiecedBatchMatchesCpu) {
       const auto cpu = test::compute_frames("cpu", c, frames, precision);
       ASSERT_EQ(gpu.size(), frames.size());
       for (std::size_t f = 0; f < frames.size(); ++f)
-        EXPECT_LE(test::relative_l2(gpu[f], cpu[f]), test::backend_tolerance(precision)) << "frame " << f;
+        EXPECT_LE(test::relative_l2(gpu[f], cpu[f]), test::backend_tolerance(precision))
+            << "frame " << f;
     }
   const test::Case c = shape(128, 256, Grid::centered, Normalization::peak);
   const PsfPlan plan = test::plan_for(c, Precision::single, 21);

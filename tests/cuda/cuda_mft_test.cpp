@@ -99,9 +99,9 @@ std::vector<double> direct_sum(const MftCase& c, const std::vector<Aberration>& 
               if (amplitude[i] == 0.0) continue;
               const double xi_c = coordinate(col, n, c.grid) / 2.0;
               const double xi_r = coordinate(r, n, c.grid) / 2.0;
-              e += std::polar(amplitude[i], 2.0 * std::numbers::pi *
-                                                (ch.phase_scale * waves[i] -
-                                                 (theta_p * xi_c + theta_q * xi_r)));
+              e += std::polar(amplitude[i],
+                              2.0 * std::numbers::pi *
+                                  (ch.phase_scale * waves[i] - (theta_p * xi_c + theta_q * xi_r)));
             }
           intensity[static_cast<std::size_t>(q) * k + p] += ch.weight * std::norm(e);
         }
@@ -283,8 +283,7 @@ void expect_batch_matches_single_frames(const MftCase& c, int batch, bool stage_
     PsfPlan plan = mft_plan(c, precision, batch);
     plan.stage_timing = stage_timing;
     const auto batched = make_cuda(plan);
-    EXPECT_NE(batched->fused_stages().find(fused), std::string::npos)
-        << batched->fused_stages();
+    EXPECT_NE(batched->fused_stages().find(fused), std::string::npos) << batched->fused_stages();
     const auto phases = test::compile_all(frames);
     const FrameBlock block = batched->compute(phases);
     const std::vector<double> all = test::widen(block, plan);
@@ -299,8 +298,8 @@ void expect_batch_matches_single_frames(const MftCase& c, int batch, bool stage_
     int failures = 0;
     for (std::size_t f = 0; f < phases.size() && failures < 10; ++f) {
       const std::vector<AberrationPolynomial> phase{phases[f]};
-      const double error = test::relative_l2(frame_of(all, f, c.frame),
-                                             test::widen(one->compute(phase), single));
+      const double error =
+          test::relative_l2(frame_of(all, f, c.frame), test::widen(one->compute(phase), single));
       failures += error > test::backend_tolerance(precision);
       EXPECT_LE(error, test::backend_tolerance(precision)) << "frame " << f;
     }
@@ -311,7 +310,7 @@ TEST(CudaMft, FramesCopiedAfterTheGraphMatchSingleFrames) {
   SKIP_WITHOUT_CUDA();
   // 900 frames of 128 x 128 (57 MiB in single), and 300 with three channels: past the
   // direct write, so copied by the copy engine after the call's graph.
-  const MftCase c{"N16_K128_sum", 16, Grid::centered, 0.0, 128, 64, {{0.37, 1.0, 1.0}},
+  const MftCase c{"N16_K128_sum",    16, Grid::centered, 0.0, 128, 64, {{0.37, 1.0, 1.0}},
                   Normalization::sum};
   expect_batch_matches_single_frames(c, 900, false, "after the graph");
   MftCase peak = c;
@@ -326,7 +325,7 @@ TEST(CudaMft, MemoryBoundedPiecesMatchSingleFrames) {
   // 672 KiB of piece buffers per frame in single precision, twice that in double: at most
   // 780 and 390 frames under 512 MiB, so 2 pieces of 400 and 3 of 266 or 267; timed by
   // stage, and in one graph whose frames (12.5 MiB in single) are copied after it.
-  const MftCase c{"N256_K64_peak", 256, Grid::centered, 0.0, 64, 32, {{0.5, 1.0, 1.0}},
+  const MftCase c{"N256_K64_peak",    256, Grid::centered, 0.0, 64, 32, {{0.5, 1.0, 1.0}},
                   Normalization::peak};
   expect_batch_matches_single_frames(c, 800, true, "pieces");
   expect_batch_matches_single_frames(c, 800, false, "after the graph");
@@ -337,8 +336,8 @@ TEST(CudaMft, MemoryBoundedPiecesMatchSingleFrames) {
 
 TEST(CudaMft, ReportsStages) {
   SKIP_WITHOUT_CUDA();
-  const MftCase c{"N64_K32", 64, Grid::centered, 0.0, 32, 16, {{0.5, 1.0, 1.0}},
-                  Normalization::peak};
+  const MftCase c{"N64_K32", 64, Grid::centered,    0.0,
+                  32,        16, {{0.5, 1.0, 1.0}}, Normalization::peak};
   for (const bool staged : {false, true}) {
     SCOPED_TRACE(staged ? "--stage-timing" : "default");
     PsfPlan plan = mft_plan(c, Precision::single, 4);
@@ -365,8 +364,8 @@ TEST(CudaMft, ReportsStages) {
 
 TEST(CudaMft, Refusals) {
   SKIP_WITHOUT_CUDA();
-  const MftCase c{"N32_K16", 32, Grid::centered, 0.0, 16, 8, {{0.5, 1.0, 1.0}},
-                  Normalization::peak};
+  const MftCase c{"N32_K16", 32, Grid::centered,    0.0,
+                  16,        8,  {{0.5, 1.0, 1.0}}, Normalization::peak};
   PsfPlan plan = mft_plan(c, Precision::single, 2);
   {
     const auto backend = make_cuda(plan);

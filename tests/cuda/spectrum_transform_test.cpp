@@ -28,7 +28,7 @@ TEST(CudaPupilRows, SplitOnlyWherePowerOfTwoColumnsAndZeroRowsExist) {
   EXPECT_FALSE(whole.split);
   EXPECT_EQ(whole.rows, 256);
   EXPECT_EQ(whole.origin, 64);
-  EXPECT_FALSE(PupilRows::choose(100, 200, 50, true).split);    // not a power of two
+  EXPECT_FALSE(PupilRows::choose(100, 200, 50, true).split);     // not a power of two
   EXPECT_FALSE(PupilRows::choose(1024, 2048, 512, true).split);  // past the column pass
   EXPECT_FALSE(PupilRows::choose(8, 16, 4, true).split);
   EXPECT_FALSE(PupilRows::choose(256, 256, 0, true).split);  // no zero rows to skip
@@ -95,8 +95,8 @@ Output transform(int n, int m, int offset, int batch, bool allow_split, unsigned
 std::vector<double> squared_modulus(const std::vector<double>& interleaved) {
   std::vector<double> out(interleaved.size() / 2);
   for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = interleaved[2 * i] * interleaved[2 * i] +
-             interleaved[2 * i + 1] * interleaved[2 * i + 1];
+    out[i] =
+        interleaved[2 * i] * interleaved[2 * i] + interleaved[2 * i + 1] * interleaved[2 * i + 1];
   return out;
 }
 
@@ -120,7 +120,7 @@ void expect_split_equals_2d(int n, int m, int batch) {
 
 TEST(CudaSpectrumTransform, SplitEqualsCufft2dForEveryColumnLength) {
   SKIP_WITHOUT_CUDA();
-  const int cases[][3] = {{12, 32, 3}, {31, 32, 2}, {33, 64, 3}, {63, 128, 3},
+  const int cases[][3] = {{12, 32, 3},   {31, 32, 2},   {33, 64, 3},    {63, 128, 3},
                           {128, 256, 5}, {200, 512, 2}, {512, 1024, 2}, {513, 1024, 1}};
   for (const auto& c : cases) {
     expect_split_equals_2d<float>(c[0], c[1], c[2]);

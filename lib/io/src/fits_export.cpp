@@ -249,9 +249,9 @@ void write_psf_keywords(Header& h, hid_t psf, hid_t root, const FitsExportReques
   if (const auto units = read_text(psf, "units"); units && *units == "photo-electrons")
     h.text("BUNIT", "electron", "photo-electrons per pixel");
   if (const auto v = read_text(psf, "normalization")) {
-    const std::string comment =
-        *v == "photons" ? "scaled to " + flag(Option::photons) + ", then noise (BUNIT)"
-                        : "psfsim " + flag(Option::normalize) + ": peak, sum or none";
+    const std::string comment = *v == "photons"
+                                    ? "scaled to " + flag(Option::photons) + ", then noise (BUNIT)"
+                                    : "psfsim " + flag(Option::normalize) + ": peak, sum or none";
     h.text("NORMALIZ", *v, comment.c_str());
   }
   if (const auto v = read_number(psf, "samples"))
@@ -318,10 +318,9 @@ void copy_psf(const Input& in, hid_t psf, bool single, const std::array<hsize_t,
     const hsize_t n = count[0] * count[1] * count[2];
     if (n == 0) return;
     buffer.resize(static_cast<std::size_t>(n * value_bytes));
-    const h5::Handle memory_space(H5Screate_simple(1, &n, nullptr), H5Sclose,
-                                  "create a dataspace");
-    if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
-                            count.data(), nullptr) < 0 ||
+    const h5::Handle memory_space(H5Screate_simple(1, &n, nullptr), H5Sclose, "create a dataspace");
+    if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                            nullptr) < 0 ||
         H5Dread(psf, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT,
                 buffer.data()) < 0) {
       H5Eclear2(H5E_DEFAULT);
@@ -364,8 +363,7 @@ std::tuple<int, double, double> term_order(hid_t set) {
 std::vector<Column> read_parameters(const Input& in, hid_t root, hsize_t frames) {
   std::vector<Column> columns;
   if (H5Lexists(root, "parameters", H5P_DEFAULT) <= 0) return columns;
-  const h5::Handle group(H5Gopen2(root, "parameters", H5P_DEFAULT), H5Gclose,
-                         "open /parameters");
+  const h5::Handle group(H5Gopen2(root, "parameters", H5P_DEFAULT), H5Gclose, "open /parameters");
   H5G_info_t info{};
   if (H5Gget_info(group.get(), &info) < 0) in.fail("cannot read /parameters");
   for (hsize_t i = 0; i < info.nlinks; ++i) {
@@ -388,8 +386,8 @@ std::vector<Column> read_parameters(const Input& in, hid_t root, hsize_t frames)
               std::to_string(frames) + ")");
     Column c{name, read_text(set.get(), "units").value_or(""), {}, term_order(set.get())};
     c.values.resize(static_cast<std::size_t>(frames));
-    if (frames > 0 && H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                              c.values.data()) < 0) {
+    if (frames > 0 &&
+        H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, c.values.data()) < 0) {
       H5Eclear2(H5E_DEFAULT);
       in.fail("cannot read /parameters/" + name);
     }
@@ -420,8 +418,8 @@ void write_parameters(std::vector<Column>& columns, hsize_t frames, FitsOutput& 
   h.comment("Sl_m: Seidel W rho^l cos^m(phi); Zj: Noll Zernike j, RMS-normalized.");
   for (std::size_t c = 0; c < columns.size(); ++c) {
     if (frames == 0) break;
-    fits_write_col(out.get(), TDOUBLE, static_cast<int>(c + 1), 1, 1,
-                   static_cast<LONGLONG>(frames), columns[c].values.data(), out.status());
+    fits_write_col(out.get(), TDOUBLE, static_cast<int>(c + 1), 1, 1, static_cast<LONGLONG>(frames),
+                   columns[c].values.data(), out.status());
     out.check("write the PARAMETERS column " + columns[c].name);
   }
 }
@@ -447,8 +445,8 @@ FitsExportSummary export_fits(const FitsExportRequest& request) {
   }
   const h5::Handle file(file_id, H5Fclose, "open " + in.name());
   const hid_t psf_id = H5Lexists(file.get(), "psf", H5P_DEFAULT) > 0
-                          ? H5Dopen2(file.get(), "psf", H5P_DEFAULT)
-                          : H5I_INVALID_HID;
+                           ? H5Dopen2(file.get(), "psf", H5P_DEFAULT)
+                           : H5I_INVALID_HID;
   if (psf_id < 0) {
     H5Eclear2(H5E_DEFAULT);
     in.fail("no /psf dataset to export (a sweep file, or a run that stored no frames)");

@@ -86,9 +86,9 @@ void set_attribute(hid_t object, const std::string& name, long long value) {
 void set_attribute(hid_t object, const std::string& name, std::span<const double> values) {
   const hsize_t dims[1] = {values.size()};
   const Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "create a dataspace");
-  const Handle attr(H5Acreate2(object, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                               H5P_DEFAULT),
-                    H5Aclose, "create attribute " + name);
+  const Handle attr(
+      H5Acreate2(object, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Aclose, "create attribute " + name);
   check(H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, values.data()), "write attribute " + name);
 }
 

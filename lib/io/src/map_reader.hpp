@@ -30,8 +30,10 @@ class MapReader {
   // Checks and records the shape: 2 or 3 dimensions, none empty.
   void set_shape(PupilMap& map, const std::vector<std::uint64_t>& dims) const {
     if (dims.size() != 2 && dims.size() != 3)
-      fail("a map has 2 dimensions (rows = y, columns = x), or 3 (one map per frame); this "
-           "array has " + std::to_string(dims.size()));
+      fail(
+          "a map has 2 dimensions (rows = y, columns = x), or 3 (one map per frame); this "
+          "array has " +
+          std::to_string(dims.size()));
     std::uint64_t total = 1;
     for (const auto d : dims) {
       if (d == 0) fail("an empty dimension");

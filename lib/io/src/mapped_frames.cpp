@@ -40,8 +40,7 @@ void populate(unsigned char* begin, std::size_t bytes) {
   const auto page = static_cast<std::uintptr_t>(page_size());
   const auto lo = reinterpret_cast<std::uintptr_t>(begin) / page * page;
   const auto hi = (reinterpret_cast<std::uintptr_t>(begin) + bytes + page - 1) / page * page;
-  if (::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE) != 0 &&
-      errno != EINVAL)
+  if (::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE) != 0 && errno != EINVAL)
     fail("allocate the file's pages for /psf's frames", errno);
 #else
   (void)begin;
@@ -51,8 +50,7 @@ void populate(unsigned char* begin, std::size_t bytes) {
 
 }  // namespace
 
-MappedFrames::MappedFrames(const std::filesystem::path& file, hid_t psf,
-                           const PsfLayout& layout) {
+MappedFrames::MappedFrames(const std::filesystem::path& file, hid_t psf, const PsfLayout& layout) {
   const std::size_t real = bytes_per_real(layout.precision);
   const std::size_t k = layout.edge;
   const std::size_t row_bytes = k * real;

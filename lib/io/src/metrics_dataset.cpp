@@ -13,8 +13,7 @@ struct Description {
 
 Description describe(const MetricColumn& c) {
   switch (c.metric) {
-    case Metric::strehl:
-      return {"1", "maximum of the frame over the aberration-free peak"};
+    case Metric::strehl: return {"1", "maximum of the frame over the aberration-free peak"};
     case Metric::strehl_centre:
       return {"1", "value on the optical axis over the aberration-free peak"};
     case Metric::centroid:
@@ -22,8 +21,9 @@ Description describe(const MetricColumn& c) {
     case Metric::fwhm:
       return {"lambda/D", "full width at half maximum of the azimuthal average about the maximum"};
     case Metric::ee:
-      return {"1", "encircled energy about the optical axis at radii_lambda_over_d, over the "
-                   "whole focal plane's energy"};
+      return {"1",
+              "encircled energy about the optical axis at radii_lambda_over_d, over the "
+              "whole focal plane's energy"};
     case Metric::rms_wavefront:
       return {"waves", "RMS of the wavefront over the aperture, weighted by A, piston removed"};
     case Metric::mtf:
@@ -55,8 +55,7 @@ MetricsDatasets::MetricsDatasets(hid_t root, const MetricsSpec& spec, std::size_
     if (c.metric == Metric::ee)
       set_attribute(set.get(), "radii_lambda_over_d", std::span<const double>(spec.ee_radii));
     if (c.metric == Metric::mtf)
-      set_attribute(set.get(), "frequencies_cutoff",
-                    std::span<const double>(spec.mtf_frequencies));
+      set_attribute(set.get(), "frequencies_cutoff", std::span<const double>(spec.mtf_frequencies));
     sets_.push_back(std::move(set));
   }
 }

@@ -120,9 +120,9 @@ class DictParser {
 
 // The dtypes a map may have: bool, the integers and float32/float64, in either byte order.
 struct NpyDtype {
-  char kind = '\0';        // 'b', 'i', 'u' or 'f'
-  std::size_t size = 0;    // bytes per value
-  bool swapped = false;    // big-endian on this little-endian machine
+  char kind = '\0';      // 'b', 'i', 'u' or 'f'
+  std::size_t size = 0;  // bytes per value
+  bool swapped = false;  // big-endian on this little-endian machine
 };
 
 NpyDtype parse_dtype(const std::string& descr, const MapReader& reader) {

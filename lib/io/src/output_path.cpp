@@ -119,8 +119,8 @@ void check_not_an_input(const fs::path& output, const struct stat& entry, const 
     struct stat in {};
     if (input.path.empty() || ::stat(input.path.c_str(), &in) != 0) continue;
     if (same_file(in, entry) || (resolves && same_file(in, followed)))
-      throw InputError(name + ": is the same file as " + input.option + " " +
-                       input.path.string() + ", which it would replace; write to another name");
+      throw InputError(name + ": is the same file as " + input.option + " " + input.path.string() +
+                       ", which it would replace; write to another name");
   }
 }
 
@@ -147,8 +147,8 @@ void check_output_path(const fs::path& path, bool force, std::string_view named_
   const std::string name = option + " " + path.string();
   if (path.empty()) {
     const OptionInfo& o = psfsim::option(Option::output);  // "-o FILE"
-    const std::string usage = std::string(" (-") + o.short_name + " " + std::string(o.value_name) +
-                              ")";
+    const std::string usage =
+        std::string(" (-") + o.short_name + " " + std::string(o.value_name) + ")";
     throw InputError(option + ": an output file is required" + (output ? usage : ""));
   }
   if (path.filename().empty()) throw InputError(name + ": is a folder, not a file name");
@@ -156,9 +156,8 @@ void check_output_path(const fs::path& path, bool force, std::string_view named_
   struct stat entry {};
   if (::lstat(path.c_str(), &entry) == 0) {
     struct stat followed {};
-    if (S_ISDIR(entry.st_mode) ||
-        (S_ISLNK(entry.st_mode) && ::stat(path.c_str(), &followed) == 0 &&
-         S_ISDIR(followed.st_mode)))
+    if (S_ISDIR(entry.st_mode) || (S_ISLNK(entry.st_mode) && ::stat(path.c_str(), &followed) == 0 &&
+                                   S_ISDIR(followed.st_mode)))
       throw InputError(name + ": is a folder, not a file name");
     check_not_an_input(path, entry, name, inputs);
     // A link is not replaced either: its target may be anything (/dev/stdout leads to a
@@ -180,8 +179,8 @@ void check_output_path(const fs::path& path, bool force, std::string_view named_
     const std::string probe = marked_name(path.filename().native(), probe_marker, {});
     ::unlinkat(folder.fd(), probe.c_str(), 0);  // left by a dead process of this host, our PID
     const PartialFileGuard guard(folder.fd(), probe);  // a stop signal now removes it too
-    const int fd = ::openat(folder.fd(), probe.c_str(),
-                            O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    const int fd =
+        ::openat(folder.fd(), probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0)
       throw RuntimeFailure("cannot create files in folder '" + folder.path().string() +
                            "': " + std::strerror(errno));

@@ -100,8 +100,7 @@ ParameterDatasets::ParameterDatasets(hid_t root, const RunSpec& spec)
 }
 
 std::size_t ParameterDatasets::column(const Key& k) const {
-  return static_cast<std::size_t>(std::lower_bound(keys_.begin(), keys_.end(), k) -
-                                  keys_.begin());
+  return static_cast<std::size_t>(std::lower_bound(keys_.begin(), keys_.end(), k) - keys_.begin());
 }
 
 void ParameterDatasets::fill_columns(std::size_t count, std::vector<double>& values) {
@@ -128,13 +127,14 @@ void ParameterDatasets::fill_columns(std::size_t count, std::vector<double>& val
     fill = [&](std::size_t lo, std::size_t hi) {
       std::vector<std::pair<Key, std::size_t>> recent;  // by position: the last column found
       for (std::size_t i = lo; i < hi; ++i)
-        for_each_term(frames_.frame(written_ + i), [&](std::size_t position, const Key& k,
-                                                       double w) {
-          if (position >= recent.size()) recent.resize(position + 1, {Key{}, columns});
-          if (recent[position].second == columns || recent[position].first != k)
-            recent[position] = {k, column(k)};
-          at(recent[position].second, i) += w;
-        });
+        for_each_term(frames_.frame(written_ + i),
+                      [&](std::size_t position, const Key& k, double w) {
+                        if (position >= recent.size())
+                          recent.resize(position + 1, {Key{}, columns});
+                        if (recent[position].second == columns || recent[position].first != k)
+                          recent[position] = {k, column(k)};
+                        at(recent[position].second, i) += w;
+                      });
     };
   }
   // A few cores for a large chunk: the compute threads need the others.

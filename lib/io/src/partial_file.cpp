@@ -28,12 +28,12 @@ OutputFolder::OutputFolder(const fs::path& file)
   // itself wherever it has moved, so the library's file and the renames and removals
   // through fd_ always meet in one folder. Checked, since /proc may be missing (a chroot).
   const std::string proc = "/proc/self/fd/" + std::to_string(fd_);
-  struct stat by_fd {}, by_proc {};
+  struct stat by_fd {
+  }, by_proc{};
   if (::fstat(fd_, &by_fd) == 0 && ::stat(proc.c_str(), &by_proc) == 0 &&
       by_fd.st_dev == by_proc.st_dev && by_fd.st_ino == by_proc.st_ino)
     through_fd_ = proc + "/";
-  else
-    through_fd_ = path_.string() + "/";
+  else through_fd_ = path_.string() + "/";
 }
 
 OutputFolder::~OutputFolder() {
@@ -44,8 +44,7 @@ std::string OutputFolder::path_of(std::string_view name) const {
   return through_fd_ + std::string(name);
 }
 
-bool rename_without_replacing(int folder_fd, const char* from, const char* to,
-                              bool use_renameat2) {
+bool rename_without_replacing(int folder_fd, const char* from, const char* to, bool use_renameat2) {
   if (use_renameat2) {
     if (::renameat2(folder_fd, from, folder_fd, to, RENAME_NOREPLACE) == 0) return true;
     if (errno != EINVAL && errno != ENOSYS) return false;
@@ -91,7 +90,8 @@ void PartialFile::put_in_place() {
       if (errno == EEXIST)
         throw RuntimeFailure(
             "another file took this name during the run and was kept; this output was "
-            "removed (" + flag(Option::force) + " replaces it)");
+            "removed (" +
+            flag(Option::force) + " replaces it)");
       throw RuntimeFailure("cannot rename " + name_ + " into place: " + std::strerror(errno));
     }
   } else {

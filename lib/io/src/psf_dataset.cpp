@@ -44,9 +44,9 @@ void add_filters(hid_t props, const Compression& c) {
       return;
     case Compression::Kind::zstd:
       // Blosc fills in its first four values (version, type size, chunk size) itself.
-      add_plugin_filter(props, blosc_filter, "zstd", "hdf5-filter-plugin-blosc-serial",
-                        {0, 0, 0, 0, static_cast<unsigned>(c.level), blosc_byte_shuffle,
-                         blosc_zstd});
+      add_plugin_filter(
+          props, blosc_filter, "zstd", "hdf5-filter-plugin-blosc-serial",
+          {0, 0, 0, 0, static_cast<unsigned>(c.level), blosc_byte_shuffle, blosc_zstd});
       return;
   }
 }
@@ -57,9 +57,9 @@ void write_frame_numbers(hid_t root, std::size_t frames) {
   for (std::size_t f = 0; f < frames; ++f) index[f] = static_cast<long long>(f);
   const hsize_t dims[1] = {frames};
   const Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "create the /frame dataspace");
-  const Handle set(H5Dcreate2(root, "frame", H5T_STD_I64LE, space.get(), H5P_DEFAULT,
-                              H5P_DEFAULT, H5P_DEFAULT),
-                   H5Dclose, "create /frame");
+  const Handle set(
+      H5Dcreate2(root, "frame", H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Dclose, "create /frame");
   check(H5Dwrite(set.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, index.data()),
         "write /frame");
 }
@@ -99,8 +99,7 @@ Handle create_psf_dataset(hid_t root, std::size_t frames, int edge, Precision pr
   check(H5Pset_chunk_cache(access.get(), 521, 2 * chunk_bytes + (1 << 20), 1.0),
         "size the /psf chunk cache");
   const hid_t type = precision == Precision::single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-  return Handle(H5Dcreate2(root, "psf", type, space.get(), H5P_DEFAULT, create.get(),
-                           access.get()),
+  return Handle(H5Dcreate2(root, "psf", type, space.get(), H5P_DEFAULT, create.get(), access.get()),
                 H5Dclose, "create /psf");
 }
 
@@ -108,14 +107,14 @@ void attach_dimension_scales(hid_t root, hid_t psf, std::size_t frames, const Ge
   write_frame_numbers(root, frames);
   // Row r of a K-pixel frame is padded index M/2 - K/2 + r; the optical axis is M/2.
   std::vector<double> centres(static_cast<std::size_t>(g.frame));
-  for (int r = 0; r < g.frame; ++r)
-    centres[r] = (r - g.frame / 2) * g.pixel_scale_lambda_over_d;
+  for (int r = 0; r < g.frame; ++r) centres[r] = (r - g.frame / 2) * g.pixel_scale_lambda_over_d;
   write_vector(root, "y", centres);
   write_vector(root, "x", centres);
   const Handle frame = scale(root, "frame", "index", "frame number of /psf's first axis");
-  const Handle y = scale(root, "y", "lambda/D", "pixel centres of /psf's rows from the optical axis");
-  const Handle x = scale(root, "x", "lambda/D",
-                         "pixel centres of /psf's columns from the optical axis");
+  const Handle y =
+      scale(root, "y", "lambda/D", "pixel centres of /psf's rows from the optical axis");
+  const Handle x =
+      scale(root, "x", "lambda/D", "pixel centres of /psf's columns from the optical axis");
   check(H5DSattach_scale(psf, frame.get(), 0), "attach /frame to /psf");
   check(H5DSattach_scale(psf, y.get(), 1), "attach /y to /psf");
   check(H5DSattach_scale(psf, x.get(), 2), "attach /x to /psf");
@@ -133,9 +132,9 @@ void attach_dimension_scales(hid_t root, hid_t psf, std::size_t frames, const Ge
       write_vector(root, name, values);
       const Handle set(H5Dopen2(root, name.c_str(), H5P_DEFAULT), H5Dclose, "open /" + name);
       set_attribute(set.get(), "units", std::string(units));
-      set_attribute(set.get(), "description", std::string("pixel centres of /psf's ") +
-                                                  (rows ? "rows" : "columns") +
-                                                  " from the optical axis");
+      set_attribute(set.get(), "description",
+                    std::string("pixel centres of /psf's ") + (rows ? "rows" : "columns") +
+                        " from the optical axis");
       check(H5DSattach_scale(set.get(), axis->get(), 0),
             std::string("attach /") + (rows ? "y" : "x") + " to /" + name);
       coordinates += (coordinates.empty() ? "" : " ") + name;
@@ -201,7 +200,8 @@ void write_psf_frames(hid_t psf, const PsfLayout& layout, std::size_t first, std
           "write frames " + std::to_string(c) + " to " + std::to_string(c + per_chunk - 1) +
               " of /psf");
   }
-  write_hyperslab(psf, layout, whole_end, end - whole_end, bytes + (whole_end - first) * frame_bytes);
+  write_hyperslab(psf, layout, whole_end, end - whole_end,
+                  bytes + (whole_end - first) * frame_bytes);
 }
 
 }  // namespace psfsim::h5

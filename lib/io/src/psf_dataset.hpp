@@ -22,8 +22,8 @@ void attach_dimension_scales(hid_t root, hid_t psf, std::size_t frames, const Ge
 
 // How /psf's frames lie in the file, for writing them.
 struct PsfLayout {
-  std::size_t frames = 0;   // B
-  std::size_t edge = 0;     // K
+  std::size_t frames = 0;  // B
+  std::size_t edge = 0;    // K
   Precision precision = Precision::single;
   bool compressed = false;
 };

@@ -96,9 +96,9 @@ void write_run_attributes(hid_t object, const RunHeader& header, bool frames) {
   const Geometry& g = header.geometry;
   const RunSpec& spec = header.spec;
   // A photon run's frames are scaled to the photon count, whatever --normalize says.
-  h5::set_attribute(object, "normalization", spec.optics.photons
-                                                 ? std::string("photons")
-                                                 : std::string(to_string(spec.normalization)));
+  h5::set_attribute(
+      object, "normalization",
+      spec.optics.photons ? std::string("photons") : std::string(to_string(spec.normalization)));
   h5::set_attribute(object, "grid", std::string(to_string(spec.grid)));
   h5::set_attribute(object, "samples", static_cast<long long>(g.samples));
   if (g.padded > 0) {  // an MFT run at a pixel scale no integer M gives has no padded size
@@ -120,8 +120,8 @@ struct PsfFileWriter::Impl {
   Impl(const fs::path& target, bool force, const RunHeader& h, const std::string& command_line)
       : file(target, force, h5::Provenance{command_line, to_toml(h.spec)}),
         compression(parse_compression(h.spec.compression)),
-        layout{batch_size(h.spec), static_cast<std::size_t>(h.geometry.frame),
-               h.spec.precision, compression.kind != Compression::Kind::none} {}
+        layout{batch_size(h.spec), static_cast<std::size_t>(h.geometry.frame), h.spec.precision,
+               compression.kind != Compression::Kind::none} {}
   h5::AtomicFile file;
   Compression compression;
   h5::PsfLayout layout;
@@ -190,8 +190,7 @@ void PsfFileWriter::create(const RunHeader& header) {
     write_run_attributes(d.metrics->group(), header, false);
   }
   if (!metrics.stores_frames()) return;
-  d.psf = h5::create_psf_dataset(root, batch_size(header.spec), g.frame, precision,
-                                 d.compression);
+  d.psf = h5::create_psf_dataset(root, batch_size(header.spec), g.frame, precision, d.compression);
   const hid_t psf = d.psf.get();
   write_run_attributes(psf, header, true);
   h5::set_attribute(psf, "compression", d.compression.text());
@@ -216,9 +215,8 @@ void PsfFileWriter::write_hyperslab(std::size_t first, std::size_t count, const 
 namespace {
 
 void write_timings(hid_t root, const TimingLog& log) {
-  const h5::Handle group(
-      H5Gcreate2(root, "timings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
-      "create /timings");
+  const h5::Handle group(H5Gcreate2(root, "timings", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                         H5Gclose, "create /timings");
   for (std::size_t s = 0; s < log.stages.size(); ++s)
     h5::write_vector(group.get(), log.stages[s], log.seconds[s]);
   h5::write_vector(group.get(), "total", log.total);

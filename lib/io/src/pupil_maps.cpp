@@ -104,8 +104,8 @@ PupilMap read_hdf5(const Source& source, const MapReader& reader, bool header_on
       for (const auto& d : datasets) list += (list.empty() ? "" : ", ") + d;
       reader.fail(datasets.empty()
                       ? std::string("no dataset at the file's root: name one as FILE:DATASET")
-                      : std::to_string(datasets.size()) + " datasets at the file's root (" +
-                            list + "): name one as FILE:DATASET");
+                      : std::to_string(datasets.size()) + " datasets at the file's root (" + list +
+                            "): name one as FILE:DATASET");
     }
     name = datasets.front();
   } else if (H5LTpath_valid(file.get(), name.c_str(), 1) <= 0 || !is_dataset(file.get(), name)) {
@@ -224,8 +224,8 @@ void read_pupil_maps(ApertureSpec& a) {
   a.amplitude_map.reset();
   a.opd_map.reset();
   if (!a.amplitude.empty())
-    a.amplitude_map = std::make_shared<const PupilMap>(read_pupil_map(a.amplitude,
-                                                                      "--pupil-amplitude"));
+    a.amplitude_map =
+        std::make_shared<const PupilMap>(read_pupil_map(a.amplitude, "--pupil-amplitude"));
   if (!a.opd.empty())
     a.opd_map = std::make_shared<const PupilMap>(read_pupil_map(a.opd, "--pupil-opd"));
 }

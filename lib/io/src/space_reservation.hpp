@@ -35,11 +35,11 @@ class SpaceReservation {
   std::size_t end_;
   std::mutex mutex_;
   std::condition_variable progressed_;
-  std::size_t reserved_;      // allocated up to here; guarded by mutex_, as are the three below
+  std::size_t reserved_;  // allocated up to here; guarded by mutex_, as are the three below
   bool finished_ = false;
-  int error_ = 0;             // errno of the step that failed
+  int error_ = 0;  // errno of the step that failed
   bool stopping_ = false;
-  std::thread thread_;        // last: it starts once the members above exist
+  std::thread thread_;  // last: it starts once the members above exist
 };
 
 }  // namespace psfsim

@@ -93,20 +93,20 @@ void create_virtual(hid_t out, const std::string& name, const Parts& parts) {
     block[0] = part.frames;
     const Handle source(H5Screate_simple(rank, block.data(), nullptr), H5Sclose,
                         "create a source dataspace");
-    check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr,
-                              block.data(), nullptr),
+    check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, block.data(),
+                              nullptr),
           "select a block of /" + name);
     const std::string file =
         part.final_name.empty() ? part.path.filename().string() : part.final_name;
-    check(H5Pset_virtual(create.get(), space.get(), file.c_str(), ("/" + name).c_str(),
-                         source.get()),
-          "map /" + name + " of " + file);
+    check(
+        H5Pset_virtual(create.get(), space.get(), file.c_str(), ("/" + name).c_str(), source.get()),
+        "map /" + name + " of " + file);
     start[0] += part.frames;
   }
   check(H5Sselect_all(space.get()), "select /" + name);
   const Handle type(H5Dget_type(first.get()), H5Tclose, "read the type of /" + name);
-  const Handle set(H5Dcreate2(out, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
-                              create.get(), H5P_DEFAULT),
+  const Handle set(H5Dcreate2(out, name.c_str(), type.get(), space.get(), H5P_DEFAULT, create.get(),
+                              H5P_DEFAULT),
                    H5Dclose, "create the virtual dataset /" + name);
 }
 
@@ -117,9 +117,9 @@ void write_frame_numbers(hid_t out, const std::string& name, const Parts& parts)
   for (std::size_t f = 0; f < index.size(); ++f) index[f] = static_cast<long long>(f);
   const hsize_t dims[1] = {parts.total};
   const Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "create a dataspace");
-  const Handle set(H5Dcreate2(out, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
-                              H5P_DEFAULT, H5P_DEFAULT),
-                   H5Dclose, "create /" + name);
+  const Handle set(
+      H5Dcreate2(out, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Dclose, "create /" + name);
   check(H5Dwrite(set.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, index.data()),
         "write /" + name);
 }
@@ -148,13 +148,13 @@ void copy_attributes(hid_t from, hid_t to) {
     const hssize_t points = std::max<hssize_t>(H5Sget_simple_extent_npoints(space.get()), 1);
     std::vector<unsigned char> buffer(static_cast<std::size_t>(points) * H5Tget_size(type.get()));
     check(H5Aread(attr.get(), type.get(), buffer.data()), "read attribute " + name);
-    const bool variable = H5Tdetect_class(type.get(), H5T_VLEN) > 0 ||
-                          H5Tis_variable_str(type.get()) > 0;
+    const bool variable =
+        H5Tdetect_class(type.get(), H5T_VLEN) > 0 || H5Tis_variable_str(type.get()) > 0;
     herr_t written = -1;
     {
-      const Handle copy(H5Acreate2(to, name.c_str(), file_type.get(), space.get(), H5P_DEFAULT,
-                                   H5P_DEFAULT),
-                        H5Aclose, "create attribute " + name);
+      const Handle copy(
+          H5Acreate2(to, name.c_str(), file_type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+          H5Aclose, "create attribute " + name);
       written = H5Awrite(copy.get(), type.get(), buffer.data());
     }
     if (variable) H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, buffer.data());
@@ -206,7 +206,8 @@ void attach_scales(hid_t out, const Parts& parts, const std::vector<std::string>
 }
 
 herr_t collect_link(hid_t, const char* name, const H5L_info_t* info, void* names) noexcept {
-  if (info->type == H5L_TYPE_HARD) static_cast<std::vector<std::string>*>(names)->emplace_back(name);
+  if (info->type == H5L_TYPE_HARD)
+    static_cast<std::vector<std::string>*>(names)->emplace_back(name);
   return 0;
 }
 
@@ -223,7 +224,8 @@ void join_objects(hid_t out, const Parts& parts) {
   std::set<std::string> joined, frame_scales;
   std::vector<std::string> datasets;
   for (const std::string& name : names) {
-    const Handle object(H5Oopen(parts.first(), name.c_str(), H5P_DEFAULT), H5Oclose, "open /" + name);
+    const Handle object(H5Oopen(parts.first(), name.c_str(), H5P_DEFAULT), H5Oclose,
+                        "open /" + name);
     if (H5Iget_type(object.get()) != H5I_DATASET) continue;
     datasets.push_back(name);
     if (!under_joined_root(name) || H5DSis_scale(object.get()) > 0) continue;
@@ -232,7 +234,8 @@ void join_objects(hid_t out, const Parts& parts) {
     for (const std::string& s : scales_of(object.get(), 0)) frame_scales.insert(s);
   }
   for (const std::string& name : names) {
-    const Handle object(H5Oopen(parts.first(), name.c_str(), H5P_DEFAULT), H5Oclose, "open /" + name);
+    const Handle object(H5Oopen(parts.first(), name.c_str(), H5P_DEFAULT), H5Oclose,
+                        "open /" + name);
     if (H5Iget_type(object.get()) == H5I_GROUP) {
       const Handle group(H5Gcreate2(out, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                          H5Gclose, "create /" + name);

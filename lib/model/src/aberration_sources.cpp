@@ -29,8 +29,9 @@ long long integer_field(std::string_view field, std::string_view context, std::s
 
 double number_field(std::string_view field, std::string_view context, std::string_view name) {
   const auto v = parse_finite_double(field);
-  if (!v) reject(context, std::string(name) + " must be a finite number, got '" +
-                              std::string(field) + "'");
+  if (!v)
+    reject(context,
+           std::string(name) + " must be a finite number, got '" + std::string(field) + "'");
   if (std::fabs(*v) > 1e6) reject(context, std::string(name) + " exceeds 1e6 waves");
   return *v;
 }
@@ -48,7 +49,7 @@ class NormalDraws {
     if (pair != pair_) {
       const std::uint64_t* p = raw_ + (pair - first_);
       const double u1 = (static_cast<double>(p[0] >> 11) + 1.0) * 0x1.0p-53;  // (0, 1]
-      u2_ = static_cast<double>(p[1] >> 11) * 0x1.0p-53;                     // [0, 1)
+      u2_ = static_cast<double>(p[1] >> 11) * 0x1.0p-53;                      // [0, 1)
       r_ = std::sqrt(-2.0 * std::log(u1));
       pair_ = pair;
     }
@@ -72,7 +73,8 @@ TermId parse_term_id(std::string_view name, std::string_view context,
     const auto [first, last] = index_range(convention.order);
     const auto index = integer_field(
         std::string_view(n).substr(1), context,
-        "the " + std::string(display_name(convention.order)) + " index of '" + n + "'", first, last);
+        "the " + std::string(display_name(convention.order)) + " index of '" + n + "'", first,
+        last);
     const NollMapping noll = to_noll(static_cast<int>(index), convention);
     id.zernike = true;
     id.j = noll.j;
@@ -83,8 +85,8 @@ TermId parse_term_id(std::string_view name, std::string_view context,
     const auto parts = split_fields(std::string_view(n).substr(1), '_');
     if (parts.size() == 2) {
       id.zernike = false;
-      id.l = static_cast<int>(integer_field(parts[0], context, "l of '" + n + "'", 0,
-                                            max_seidel_power));
+      id.l = static_cast<int>(
+          integer_field(parts[0], context, "l of '" + n + "'", 0, max_seidel_power));
       id.m = static_cast<int>(integer_field(parts[1], context, "m of '" + n + "'", 0, id.l));
       return id;
     }
@@ -144,7 +146,8 @@ std::vector<Aberration> expand(const Aberration& fixed, const VarySpec& v) {
   std::vector<Aberration> frames(v.count, fixed);
   for (int i = 0; i < v.count; ++i) {
     const double t = v.count == 1 ? 0.0 : static_cast<double>(i) / (v.count - 1);
-    const double value = i == v.count - 1 && v.count > 1 ? v.stop : v.start + (v.stop - v.start) * t;
+    const double value =
+        i == v.count - 1 && v.count > 1 ? v.stop : v.start + (v.stop - v.start) * t;
     set_term(frames[i], v.term, value);
   }
   return frames;
@@ -172,8 +175,7 @@ void RandomAberrationDraws::draw(std::size_t first, std::size_t count) {
     // The last draw's tail: with an odd number of terms, the Box-Muller pair that straddles
     // two chunks (rather than the stream again from its seed, for every chunk).
     const std::uint64_t kept = std::min(end, raw_end) - begin;
-    std::copy_n(raw_.begin() + static_cast<std::ptrdiff_t>(begin - raw_first_), kept,
-                raw.begin());
+    std::copy_n(raw_.begin() + static_cast<std::ptrdiff_t>(begin - raw_first_), kept, raw.begin());
     from += kept;
   } else if (begin < consumed_) {  // backward: the stream again from its seed
     engine_.seed(frames_.random.seed);
@@ -256,7 +258,8 @@ std::vector<Aberration> parse_frames_csv(const Aberration& fixed, std::istream& 
                         std::to_string(columns.size()) + " terms");
     Aberration frame = fixed;
     for (std::size_t c = 0; c < fields.size(); ++c)
-      set_term(frame, columns[c], number_field(fields[c], where, "column " + std::to_string(c + 1)));
+      set_term(frame, columns[c],
+               number_field(fields[c], where, "column " + std::to_string(c + 1)));
     frames.push_back(std::move(frame));
     if (frames.size() > static_cast<std::size_t>(max_frames)) reject(where, "too many frames");
   }

@@ -65,8 +65,7 @@ HexSegments parse_hex_segments(std::string_view text, std::string_view option) {
 }
 
 std::string to_string(const Spiders& s) {
-  return std::to_string(s.count) + "," + format_number(s.width) + "," +
-         format_number(s.angle_deg);
+  return std::to_string(s.count) + "," + format_number(s.width) + "," + format_number(s.angle_deg);
 }
 
 std::string to_string(const HexSegments& h) {

@@ -30,12 +30,11 @@ void check_count_range(const OpticsSpec& o, Precision precision, double photon_s
            format_two_digits(light) + " photo-electrons";
   else if (!(o.background < read))
     what = flag(Option::background) + " " + format_number(o.background) +
-           ": a pixel may count up to " +
-           format_two_digits(o.background) + " photo-electrons";
+           ": a pixel may count up to " + format_two_digits(o.background) + " photo-electrons";
   else
     what = flag(Option::read_noise) + " " + format_number(o.read_noise) +
-           ": a pixel's read noise may reach " +
-           format_two_digits(read) + " electrons (" + format_two_digits(max_normal_draw) + " sigma)";
+           ": a pixel's read noise may reach " + format_two_digits(read) + " electrons (" +
+           format_two_digits(max_normal_draw) + " sigma)";
   throw InputError(what + ", more than " + std::string(to_string(precision)) +
                    " precision holds (" + format_two_digits(most) + ")" +
                    (precision == Precision::single

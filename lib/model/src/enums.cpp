@@ -2,9 +2,13 @@
 
 namespace psfsim {
 
-std::string_view to_string(Precision p) noexcept { return p == Precision::single ? "single" : "double"; }
+std::string_view to_string(Precision p) noexcept {
+  return p == Precision::single ? "single" : "double";
+}
 
-std::string_view to_string(Grid g) noexcept { return g == Grid::centered ? "centered" : "linspace"; }
+std::string_view to_string(Grid g) noexcept {
+  return g == Grid::centered ? "centered" : "linspace";
+}
 
 std::string_view to_string(Normalization n) noexcept {
   switch (n) {

@@ -77,8 +77,9 @@ WavefrontSums wavefront_sums(const SampledPupil& facts, const AberrationPolynomi
 }
 
 template <typename T>
-void frame_metrics(const MetricsPlan& plan, const SampledPupil& facts, const AberrationPolynomial& phase,
-                   const T* frame, int edge, double to_raw, double* row) {
+void frame_metrics(const MetricsPlan& plan, const SampledPupil& facts,
+                   const AberrationPolynomial& phase, const T* frame, int edge, double to_raw,
+                   double* row) {
   const double axis = plan.axis;
   const std::size_t radii = plan.ee_radii_pixels.size();
   const MetricColumn* ee = plan.column(Metric::ee);
@@ -169,9 +170,10 @@ void frame_metrics(const MetricsPlan& plan, const SampledPupil& facts, const Abe
   }
 }
 
-template void frame_metrics<float>(const MetricsPlan&, const SampledPupil&, const AberrationPolynomial&,
-                                   const float*, int, double, double*);
+template void frame_metrics<float>(const MetricsPlan&, const SampledPupil&,
+                                   const AberrationPolynomial&, const float*, int, double, double*);
 template void frame_metrics<double>(const MetricsPlan&, const SampledPupil&,
-                                    const AberrationPolynomial&, const double*, int, double, double*);
+                                    const AberrationPolynomial&, const double*, int, double,
+                                    double*);
 
 }  // namespace psfsim

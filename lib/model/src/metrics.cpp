@@ -10,10 +10,9 @@
 namespace psfsim {
 namespace {
 
-constexpr Metric all_metrics[metric_kinds] = {Metric::strehl, Metric::strehl_centre,
-                                              Metric::centroid, Metric::fwhm,
-                                              Metric::ee, Metric::rms_wavefront,
-                                              Metric::mtf};
+constexpr Metric all_metrics[metric_kinds] = {
+    Metric::strehl, Metric::strehl_centre, Metric::centroid, Metric::fwhm,
+    Metric::ee,     Metric::rms_wavefront, Metric::mtf};
 
 }  // namespace
 
@@ -81,8 +80,8 @@ std::vector<double> parse_number_list(std::string_view text, std::string_view op
   for (std::string_view part : split_fields(text)) {
     const auto v = parse_finite_double(part);
     if (!v)
-      throw InputError(std::string(option) + " " + std::string(text) + ": '" +
-                       std::string(part) + "' is not a finite number");
+      throw InputError(std::string(option) + " " + std::string(text) + ": '" + std::string(part) +
+                       "' is not a finite number");
     values.push_back(*v);
   }
   return values;

@@ -18,8 +18,7 @@ constexpr std::string_view grids[] = {"centered", "linspace"};
 constexpr std::string_view zernike_orders[] = {"noll", "ansi", "fringe"};
 constexpr std::string_view zernike_norms[] = {"rms", "unit"};
 constexpr std::string_view normalizations[] = {"none", "peak", "sum"};
-constexpr std::string_view fft_efforts[] = {"auto", "estimate", "measure", "patient",
-                                            "exhaustive"};
+constexpr std::string_view fft_efforts[] = {"auto", "estimate", "measure", "patient", "exhaustive"};
 constexpr std::string_view units[] = {"waves", "nm", "um"};
 constexpr std::string_view propagations[] = {"fft", "mft", "auto"};
 constexpr std::string_view stores[] = {"frames", "metrics", "both"};
@@ -39,34 +38,59 @@ constexpr OptionInfo flag_row(Option id, std::string_view name, std::string_view
 }
 constexpr OptionInfo number(Option id, std::string_view name, std::string_view value_name,
                             std::string_view shown_default, std::string_view help) {
-  return {.id = id, .name = name, .grammar = G::number, .value_name = value_name,
-          .shown_default = shown_default, .help = help};
+  return {.id = id,
+          .name = name,
+          .grammar = G::number,
+          .value_name = value_name,
+          .shown_default = shown_default,
+          .help = help};
 }
 constexpr OptionInfo integer(Option id, std::string_view name, Arity arity,
                              std::string_view value_name, long long lowest, long long highest,
                              std::string_view shown_default, std::string_view help) {
-  return {.id = id, .name = name, .grammar = G::integer, .arity = arity,
-          .value_name = value_name, .lowest = lowest, .highest = highest,
-          .shown_default = shown_default, .help = help};
+  return {.id = id,
+          .name = name,
+          .grammar = G::integer,
+          .arity = arity,
+          .value_name = value_name,
+          .lowest = lowest,
+          .highest = highest,
+          .shown_default = shown_default,
+          .help = help};
 }
 constexpr OptionInfo choice(Option id, std::string_view name, Arity arity,
                             std::string_view value_name, Words choices,
                             std::string_view shown_default, std::string_view help) {
-  return {.id = id, .name = name, .grammar = G::choice, .arity = arity, .value_name = value_name,
-          .choices = choices, .shown_default = shown_default, .help = help};
+  return {.id = id,
+          .name = name,
+          .grammar = G::choice,
+          .arity = arity,
+          .value_name = value_name,
+          .choices = choices,
+          .shown_default = shown_default,
+          .help = help};
 }
 
 constexpr std::array<OptionInfo, option_count> table{{
-    {.id = Option::config, .name = "config", .value_name = "FILE",
+    {.id = Option::config,
+     .name = "config",
+     .value_name = "FILE",
      .help = "TOML config file; its [run] and [sweep] tables hold those commands' options",
      .short_name = 'c'},
 
     // run
-    {.id = Option::output, .name = "output", .value_name = "FILE",
-     .help = "HDF5 file to write (appears only when complete)", .short_name = 'o'},
+    {.id = Option::output,
+     .name = "output",
+     .value_name = "FILE",
+     .help = "HDF5 file to write (appears only when complete)",
+     .short_name = 'o'},
     flag_row(Option::force, "force", "Replace an existing output (a regular file only)"),
-    {.id = Option::backend, .name = "backend", .grammar = G::backend, .choices = automatic,
-     .shown_default = "auto", .help = "{backends}; auto: the first usable of {backend order}"},
+    {.id = Option::backend,
+     .name = "backend",
+     .grammar = G::backend,
+     .choices = automatic,
+     .shown_default = "auto",
+     .help = "{backends}; auto: the first usable of {backend order}"},
     choice(Option::precision, "precision", A::one, "", precisions, "single",
            "Arithmetic and stored precision"),
     integer(Option::samples, "samples", A::one, "N", 2, max_samples, "128",
@@ -176,7 +200,10 @@ constexpr std::array<OptionInfo, option_count> table{{
            "Background photo-electrons per pixel (with --photons)"),
     number(Option::read_noise, "read-noise", "R", "0",
            "Read noise, electrons RMS per pixel (with --photons)"),
-    {.id = Option::noise_seed, .name = "noise-seed", .grammar = G::seed, .value_name = "SEED",
+    {.id = Option::noise_seed,
+     .name = "noise-seed",
+     .grammar = G::seed,
+     .value_name = "SEED",
      .help = "Seed of the noise: the same seed gives the same noise on every backend, chunking and "
              "machine: a decimal integer from 0 to 18446744073709551615 (2^64 - 1; default 0)"},
     text(Option::metrics, "metrics", A::comma_text, "LIST",
@@ -200,7 +227,9 @@ constexpr std::array<OptionInfo, option_count> table{{
     integer(Option::chunk_frames, "chunk-frames", A::one, "F", 0, max_chunk_frames, "0",
             "Frames per compute call and per write (0: at most 16 MiB of output and 4096 "
             "frames)"),
-    {.id = Option::compression, .name = "compression", .value_name = "NAME[:LEVEL]",
+    {.id = Option::compression,
+     .name = "compression",
+     .value_name = "NAME[:LEVEL]",
      .shown_default = "none",
      .help = "/psf compression: none, deflate[:LEVEL] (shuffle + deflate, any HDF5 reads it; "
              "level 1-9, default 4), lz4 (Debian's hdf5-filter-plugin) or zstd[:LEVEL] (Blosc "
@@ -209,12 +238,18 @@ constexpr std::array<OptionInfo, option_count> table{{
     flag_row(Option::quiet, "quiet", "No progress bar and no table: errors and warnings only"),
 
     // sweep
-    {.id = Option::sweep_output, .name = "output", .value_name = "FILE",
-     .help = "HDF5 file for the /sweep table", .short_name = 'o'},
-    integer(Option::sizes, "sizes", A::list, "N,...", 2, max_samples,
-            "[64,128,256,512,1024,2048]", "Pupil sizes N, comma-separated"),
+    {.id = Option::sweep_output,
+     .name = "output",
+     .value_name = "FILE",
+     .help = "HDF5 file for the /sweep table",
+     .short_name = 'o'},
+    integer(Option::sizes, "sizes", A::list, "N,...", 2, max_samples, "[64,128,256,512,1024,2048]",
+            "Pupil sizes N, comma-separated"),
     number(Option::sweep_pad_factor, "pad-factor", "Q", "2", "Q >= 1: M = round(Q*N)"),
-    {.id = Option::backends, .name = "backends", .grammar = G::backend, .arity = A::list,
+    {.id = Option::backends,
+     .name = "backends",
+     .grammar = G::backend,
+     .arity = A::list,
      .help = "Backends to time (default: every one compiled in; unusable ones are reported and "
              "skipped). {backends}"},
     choice(Option::precisions, "precisions", A::list, "P,...", precisions, "[single]",
@@ -233,10 +268,17 @@ constexpr std::array<OptionInfo, option_count> table{{
              "No table: print errors and warnings only (the table is in the file)"),
 
     // export
-    {.id = Option::export_input, .name = "input", .value_name = "IN.h5",
-     .help = "psfsim HDF5 file with /psf", .positional = true, .required = true},
-    {.id = Option::fits, .name = "fits", .value_name = "OUT.fits",
-     .help = "FITS file to write; appears only when complete", .required = true},
+    {.id = Option::export_input,
+     .name = "input",
+     .value_name = "IN.h5",
+     .help = "psfsim HDF5 file with /psf",
+     .positional = true,
+     .required = true},
+    {.id = Option::fits,
+     .name = "fits",
+     .value_name = "OUT.fits",
+     .help = "FITS file to write; appears only when complete",
+     .required = true},
 }};
 
 constexpr bool rows_in_order() {
@@ -256,30 +298,48 @@ constexpr bool bare_keys() {
 static_assert(bare_keys(), "option names are bare TOML keys");
 
 constexpr Option run_list[] = {
-    Option::output, Option::force, Option::backend, Option::precision, Option::samples,
-    Option::pad_factor, Option::padded_size,
-    Option::grid, Option::seidel, Option::zernike, Option::zernike_order, Option::zernike_norm,
-    Option::obscuration, Option::normalize, Option::threads, Option::device, Option::fft_effort,
-    Option::wisdom, Option::stage_timing,
-    Option::spiders, Option::hex_segments, Option::pupil_amplitude, Option::pupil_opd,
-    Option::opd_units,
-    Option::vary, Option::random, Option::frames, Option::crop,
-    Option::wavelength, Option::fnumber, Option::pixel_pitch, Option::diameter,
-    Option::pixel_scale, Option::wavelengths, Option::band, Option::aberration_units,
-    Option::propagation, Option::oversample, Option::jitter, Option::photons, Option::background,
-    Option::read_noise, Option::noise_seed,
-    Option::metrics, Option::ee_radii, Option::mtf_frequencies, Option::store,
-    Option::repeat, Option::chunk_frames, Option::compression, Option::quiet,
+    Option::output,       Option::force,           Option::backend,       Option::precision,
+    Option::samples,      Option::pad_factor,      Option::padded_size,   Option::grid,
+    Option::seidel,       Option::zernike,         Option::zernike_order, Option::zernike_norm,
+    Option::obscuration,  Option::normalize,       Option::threads,       Option::device,
+    Option::fft_effort,   Option::wisdom,          Option::stage_timing,  Option::spiders,
+    Option::hex_segments, Option::pupil_amplitude, Option::pupil_opd,     Option::opd_units,
+    Option::vary,         Option::random,          Option::frames,        Option::crop,
+    Option::wavelength,   Option::fnumber,         Option::pixel_pitch,   Option::diameter,
+    Option::pixel_scale,  Option::wavelengths,     Option::band,          Option::aberration_units,
+    Option::propagation,  Option::oversample,      Option::jitter,        Option::photons,
+    Option::background,   Option::read_noise,      Option::noise_seed,    Option::metrics,
+    Option::ee_radii,     Option::mtf_frequencies, Option::store,         Option::repeat,
+    Option::chunk_frames, Option::compression,     Option::quiet,
 };
 
 constexpr Option sweep_list[] = {
-    Option::sweep_output, Option::force, Option::sizes, Option::sweep_pad_factor,
-    Option::backends, Option::precisions, Option::batch, Option::sweep_repeat, Option::sweep_crop,
+    Option::sweep_output,
+    Option::force,
+    Option::sizes,
+    Option::sweep_pad_factor,
+    Option::backends,
+    Option::precisions,
+    Option::batch,
+    Option::sweep_repeat,
+    Option::sweep_crop,
     Option::sweep_propagation,
-    Option::grid, Option::seidel, Option::zernike, Option::zernike_order, Option::zernike_norm,
-    Option::obscuration, Option::normalize, Option::threads, Option::device, Option::fft_effort,
-    Option::wisdom, Option::stage_timing,
-    Option::metrics, Option::ee_radii, Option::mtf_frequencies, Option::store,
+    Option::grid,
+    Option::seidel,
+    Option::zernike,
+    Option::zernike_order,
+    Option::zernike_norm,
+    Option::obscuration,
+    Option::normalize,
+    Option::threads,
+    Option::device,
+    Option::fft_effort,
+    Option::wisdom,
+    Option::stage_timing,
+    Option::metrics,
+    Option::ee_radii,
+    Option::mtf_frequencies,
+    Option::store,
     Option::sweep_quiet,
 };
 

@@ -17,8 +17,8 @@ std::string check_value(const OptionInfo& o, std::string& text,
     case Grammar::integer: {
       const auto value = parse_integer(text);
       if (!value || *value < o.lowest || *value > o.highest)
-        return in_quotes(text) + " must be an integer from " + std::to_string(o.lowest) +
-               " to " + std::to_string(o.highest);
+        return in_quotes(text) + " must be an integer from " + std::to_string(o.lowest) + " to " +
+               std::to_string(o.highest);
       text = std::to_string(*value);
       return "";
     }
@@ -31,8 +31,7 @@ std::string check_value(const OptionInfo& o, std::string& text,
     case Grammar::seed: {
       const auto value = parse_seed(text);
       if (!value)
-        return in_quotes(text) + " must be a decimal integer from 0 to " +
-               std::to_string(max_seed);
+        return in_quotes(text) + " must be a decimal integer from 0 to " + std::to_string(max_seed);
       text = std::to_string(*value);
       return "";
     }

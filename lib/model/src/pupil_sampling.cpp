@@ -79,13 +79,13 @@ void check_intensity_range(const std::vector<double>& amplitude, std::size_t map
     const double peak = sum * sum * use.oversample * use.oversample;
     if (peak >= range.lo && peak <= range.hi) continue;
     const std::string what = use.oversample > 1 ? "(S sum |A|)^2" : "(sum |A|)^2";
-    throw InputError(
-        "--pupil-amplitude " + file + ": the frames hold |E|^2 in the map's units, up to " +
-        what + " = " + format_two_digits(peak) + (maps > 1 ? " in frame " + std::to_string(f) : "") +
-        ", outside " + std::string(to_string(use.precision)) + " precision's " +
-        format_two_digits(range.lo) + " to " + format_two_digits(range.hi) +
-        " (scale the map, or use --normalize peak or sum" +
-        (use.precision == Precision::single ? ", or --precision double)" : ")"));
+    throw InputError("--pupil-amplitude " + file +
+                     ": the frames hold |E|^2 in the map's units, up to " + what + " = " +
+                     format_two_digits(peak) + (maps > 1 ? " in frame " + std::to_string(f) : "") +
+                     ", outside " + std::string(to_string(use.precision)) + " precision's " +
+                     format_two_digits(range.lo) + " to " + format_two_digits(range.hi) +
+                     " (scale the map, or use --normalize peak or sum" +
+                     (use.precision == Precision::single ? ", or --precision double)" : ")"));
   }
 }
 
@@ -173,8 +173,9 @@ void SampledPupil::remove_opd_midrange() {
 SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration)
     : SampledPupil(n, m, grid, obscuration, ApertureSpec{}, 0.0, 1) {}
 
-SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration, const ApertureSpec& aperture,
-                       double reference_wavelength_m, std::size_t batch, const PupilMapUse& use)
+SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration,
+                           const ApertureSpec& aperture, double reference_wavelength_m,
+                           std::size_t batch, const PupilMapUse& use)
     : samples(n),
       padded(m),
       offset(pupil::pad_offset(n, m)),
@@ -285,8 +286,8 @@ const SampledPupil& PsfPlan::sampled_pupil() const {
 }
 
 PsfPlan with_sampled_pupil(PsfPlan plan) {
-  plan.pupil = std::make_shared<const SampledPupil>(plan.samples, plan.padded, plan.grid,
-                                                  plan.obscuration);
+  plan.pupil =
+      std::make_shared<const SampledPupil>(plan.samples, plan.padded, plan.grid, plan.obscuration);
   return plan;
 }
 

@@ -103,7 +103,9 @@ std::string_view to_string(ZernikeOrdering o) noexcept {
   return "?";
 }
 
-std::string_view to_string(ZernikeNorm n) noexcept { return n == ZernikeNorm::rms ? "rms" : "unit"; }
+std::string_view to_string(ZernikeNorm n) noexcept {
+  return n == ZernikeNorm::rms ? "rms" : "unit";
+}
 
 std::optional<ZernikeOrdering> parse_zernike_ordering(std::string_view s) noexcept {
   for (const auto o : {ZernikeOrdering::noll, ZernikeOrdering::ansi, ZernikeOrdering::fringe})

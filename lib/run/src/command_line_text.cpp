@@ -6,9 +6,11 @@ std::string quote_command_line(int argc, const char* const* argv) {
   std::string out;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
-    const bool plain = !a.empty() && a.find_first_not_of(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+@%") ==
-        std::string::npos;
+    const bool plain =
+        !a.empty() &&
+        a.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+@%") ==
+            std::string::npos;
     if (i) out += ' ';
     if (plain) {
       out += a;

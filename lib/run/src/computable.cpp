@@ -32,8 +32,7 @@ void check_mft_reach(const RunSpec& spec, const Geometry& g) {
   const OpticsSpec& o = spec.optics;
   const double shortest = shortest_wavelength(g);
   const double largest_ratio =  // lambda_ref / lambda_k
-      g.reference_wavelength_m > 0.0 && shortest > 0.0 ? g.reference_wavelength_m / shortest
-                                                       : 1.0;
+      g.reference_wavelength_m > 0.0 && shortest > 0.0 ? g.reference_wavelength_m / shortest : 1.0;
   const double sub = g.oversample;
   const double centre = sub * (g.frame / 2) + (sub - 1) / 2.0;  // as make_plan places it
   const double farthest = std::max(centre, sub * g.frame - 1 - centre);
@@ -44,12 +43,10 @@ void check_mft_reach(const RunSpec& spec, const Geometry& g) {
   else if (o.fnumber && o.pixel_pitch_m)
     option = flag(Option::fnumber) + " " + format_number(*o.fnumber) + " " +
              flag(Option::pixel_pitch) + " " + format_length(*o.pixel_pitch_m);
-  throw InputError(option + ": the frame's edge lies " + format_two_digits(reach) +
-                   " lambda/D off axis" +
-                   (largest_ratio > 1.0 ? " at " + format_length(shortest) +
-                                              " (the shortest wavelength)"
-                                        : "") +
-                   ", beyond the 2^29 = 536870912 lambda/D the MFT computes");
+  throw InputError(
+      option + ": the frame's edge lies " + format_two_digits(reach) + " lambda/D off axis" +
+      (largest_ratio > 1.0 ? " at " + format_length(shortest) + " (the shortest wavelength)" : "") +
+      ", beyond the 2^29 = 536870912 lambda/D the MFT computes");
 }
 
 // Every frame's phase polynomial must evaluate to phase_resolution_waves in double (both
@@ -57,9 +54,8 @@ void check_mft_reach(const RunSpec& spec, const Geometry& g) {
 // --random's frames are bounded by their largest draws.
 void check_phase_rounding(const RunSpec& spec, const Geometry& g) {
   const double shortest = shortest_wavelength(g);
-  const double channel_scale = g.reference_wavelength_m > 0.0 && shortest > 0.0
-                                   ? g.reference_wavelength_m / shortest
-                                   : 1.0;
+  const double channel_scale =
+      g.reference_wavelength_m > 0.0 && shortest > 0.0 ? g.reference_wavelength_m / shortest : 1.0;
   const double scale = g.waves_per_unit * channel_scale;  // the terms' units to waves there
   const auto refuse = [&](const Aberration& frame, double rounding, std::size_t index) {
     const ZernikeTerm* worst = nullptr;
@@ -83,8 +79,8 @@ void check_phase_rounding(const RunSpec& spec, const Geometry& g) {
     const std::string term = worst != nullptr ? "Noll Z" + std::to_string(worst->j) : "";
     std::string what = "the phase";
     if (spec.drawn && worst != nullptr)
-      what = "a frame's phase, with draws up to " + format_two_digits(max_normal_draw) + " sigma (" +
-             term + " at " + limit_text(std::fabs(worst->waves)) + " " +
+      what = "a frame's phase, with draws up to " + format_two_digits(max_normal_draw) +
+             " sigma (" + term + " at " + limit_text(std::fabs(worst->waves)) + " " +
              std::string(to_string(spec.optics.aberration_units)) + "),";
     else if (batch_size(spec) > 1)
       what = "frame " + std::to_string(index) + "'s phase" +
@@ -93,13 +89,12 @@ void check_phase_rounding(const RunSpec& spec, const Geometry& g) {
                         std::string(to_string(spec.optics.aberration_units)) + ")"
                   : "");
     const std::string units(to_string(spec.optics.aberration_units));
-    std::string text = source + ": " + what + " rounds by up to " + limit_text(rounding) +
-                       " waves in double" +
-                       (channel_scale != 1.0 ? " at " + format_length(shortest) +
-                                                   " (the shortest wavelength)"
-                                             : "") +
-                       ", beyond the " + format_number(phase_resolution_waves) +
-                       " waves psfsim computes phases to";
+    std::string text =
+        source + ": " + what + " rounds by up to " + limit_text(rounding) + " waves in double" +
+        (channel_scale != 1.0 ? " at " + format_length(shortest) + " (the shortest wavelength)"
+                              : "") +
+        ", beyond the " + format_number(phase_resolution_waves) +
+        " waves psfsim computes phases to";
     if (worst != nullptr)
       text += ": " + term + " takes at most " +
               limit_text(phase_resolution_waves / (zernike_rounding(worst->j) * scale)) + " " +
@@ -168,14 +163,14 @@ void check_spectrum_range(const RunSpec& spec, const PsfPlan& p) {
                                                           : std::numeric_limits<double>::max();
   if (peak <= most) return;
   const OpticsSpec& o = spec.optics;
-  std::string option = !o.band_text.empty() ? flag(Option::band) + " " + o.band_text
-                                             : flag(Option::wavelengths);
-  if (o.band_text.empty() && o.wavelengths_text.size() <= 60)
-    option += " " + o.wavelengths_text;
-  throw InputError(option + ": the wavelengths' frame weights w_k (lambda_ref/lambda_k)^2 sum "
-                   "to " + format_two_digits(weights) + ", and a frame up to " +
-                   format_two_digits(peak) + ", more than " + std::string(to_string(spec.precision)) +
-                   " precision holds" +
+  std::string option =
+      !o.band_text.empty() ? flag(Option::band) + " " + o.band_text : flag(Option::wavelengths);
+  if (o.band_text.empty() && o.wavelengths_text.size() <= 60) option += " " + o.wavelengths_text;
+  throw InputError(option +
+                   ": the wavelengths' frame weights w_k (lambda_ref/lambda_k)^2 sum "
+                   "to " +
+                   format_two_digits(weights) + ", and a frame up to " + format_two_digits(peak) +
+                   ", more than " + std::string(to_string(spec.precision)) + " precision holds" +
                    (spec.precision == Precision::single
                         ? " (use " + flag(Option::precision) + " double, or"
                         : std::string(" (use")) +

@@ -33,8 +33,8 @@ DetectorStage::DetectorStage(const RunSpec& spec, const Geometry& g, double pupi
     read_noise_ = spec.optics.read_noise;
     seed_ = spec.optics.noise_seed;
   }
-  const std::size_t bytes = max_frames * static_cast<std::size_t>(edge_) * edge_ *
-                            bytes_per_real(precision_);
+  const std::size_t bytes =
+      max_frames * static_cast<std::size_t>(edge_) * edge_ * bytes_per_real(precision_);
   // Before the buffers are touched: two output blocks, and two sub-pixel images a worker.
   const std::size_t sub_edge = static_cast<std::size_t>(edge_) * sub_;
   const std::size_t workers =
@@ -56,7 +56,7 @@ template <typename T>
 void DetectorStage::process_frame(const T* in, T* out, T* scratch, std::size_t index) const {
   const std::size_t sub_edge = static_cast<std::size_t>(edge_) * sub_;
   const std::size_t pixels = static_cast<std::size_t>(edge_) * edge_;
-  T* image = scratch;                       // the sub-pixel image, jittered in place
+  T* image = scratch;  // the sub-pixel image, jittered in place
   T* jitter_scratch = scratch + sub_edge * sub_edge;
   std::memcpy(image, in, sub_edge * sub_edge * sizeof(T));
   apply_jitter(image, static_cast<int>(sub_edge), jitter_sub_pixels_, jitter_scratch);
@@ -91,8 +91,10 @@ void DetectorStage::set_peak_reference(const void* sub_frame) {
   };
   peak_ = precision_ == Precision::single ? reference(float{}) : reference(double{});
   if (!(peak_ > 0.0))
-    throw RuntimeFailure("the aberration-free frame is zero on the optical axis: no peak to "
-                         "normalize by (try " + flag(Option::normalize) + " sum or none)");
+    throw RuntimeFailure(
+        "the aberration-free frame is zero on the optical axis: no peak to "
+        "normalize by (try " +
+        flag(Option::normalize) + " sum or none)");
 }
 
 const void* DetectorStage::process(const void* in, std::size_t frames, std::size_t first,
@@ -108,7 +110,8 @@ const void* DetectorStage::process(const void* in, std::size_t frames, std::size
     for_contiguous_runs(frames, [&](std::size_t lo, std::size_t hi) {
       std::vector<T> scratch(2 * sub_pixels);
       for (std::size_t f = lo; f < hi; ++f)
-        process_frame(src + f * sub_pixels, dst + f * pixels, scratch.data(), block_first_ + first + f);
+        process_frame(src + f * sub_pixels, dst + f * pixels, scratch.data(),
+                      block_first_ + first + f);
     });
   };
   if (precision_ == Precision::single) run(float{});

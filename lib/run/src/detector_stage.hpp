@@ -13,7 +13,8 @@ namespace psfsim {
 class DetectorStage {
  public:
   // `pupil_energy`: sum of A^2 over the pupil samples (Parseval's total, for --photons).
-  DetectorStage(const RunSpec& spec, const Geometry& g, double pupil_energy, std::size_t max_frames);
+  DetectorStage(const RunSpec& spec, const Geometry& g, double pupil_energy,
+                std::size_t max_frames);
 
   // `peak` divides by the optical-axis pixel of the aberration-free frame after the same
   // jitter and binning; this takes that frame (|E|^2 sub-pixels, as the backend gives it).
@@ -22,7 +23,8 @@ class DetectorStage {
 
   // `frames` sub-pixel frames from `in` into buffer `slot` (0 or 1: a block is written while
   // the next is processed); frame indices start at `first` (they key the noise).
-  [[nodiscard]] const void* process(const void* in, std::size_t frames, std::size_t first, int slot);
+  [[nodiscard]] const void* process(const void* in, std::size_t frames, std::size_t first,
+                                    int slot);
 
  private:
   template <typename T>
@@ -30,8 +32,8 @@ class DetectorStage {
 
   Precision precision_;
   Normalization normalization_;
-  int edge_;        // K
-  int sub_;         // S
+  int edge_;  // K
+  int sub_;   // S
   double jitter_sub_pixels_;
   bool photons_;
   double photons_scale_ = 0.0;  // photo-electrons per unit of binned |E|^2

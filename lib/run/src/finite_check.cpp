@@ -29,8 +29,7 @@ bool frame_non_finite(const void* frame, std::size_t elements, Precision precisi
 }  // namespace
 
 std::optional<std::size_t> first_non_finite_frame(const void* data, std::size_t frames,
-                                                  std::size_t frame_elements,
-                                                  Precision precision) {
+                                                  std::size_t frame_elements, Precision precision) {
   const std::size_t frame_bytes = frame_elements * bytes_per_real(precision);
   const auto* bytes = static_cast<const unsigned char*>(data);
   // The whole block first: the common case is one pass with no frame found.

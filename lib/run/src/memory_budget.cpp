@@ -37,9 +37,8 @@ std::string format_bytes(double bytes) {
 void require_memory(std::size_t needed, std::size_t available, const std::string& what,
                     const std::string& where) {
   if (needed > available)
-    throw InputError(what + " needs " + format_bytes(static_cast<double>(needed)) + " of " +
-                     where + ", only " + format_bytes(static_cast<double>(available)) +
-                     " available");
+    throw InputError(what + " needs " + format_bytes(static_cast<double>(needed)) + " of " + where +
+                     ", only " + format_bytes(static_cast<double>(available)) + " available");
 }
 
 }  // namespace psfsim

@@ -23,8 +23,8 @@ constexpr int max_profile_bins = 1024;
 std::string mtf_unavailable(const RunSpec& spec, const Geometry& g) {
   if (!g.fft_applies || spec.optics.propagation == Propagation::mft)
     return "the MTF is the transform of the whole focal plane, which only the FFT propagation "
-           "computes (one wavelength, whole detector pixels with " + flag(Option::oversample) +
-           " 1, no " + flag(Option::propagation) + " mft)";
+           "computes (one wavelength, whole detector pixels with " +
+           flag(Option::oversample) + " 1, no " + flag(Option::propagation) + " mft)";
   if (g.padded < 2 * g.samples - 1)
     return "needs a padded size of at least 2N - 1 (" + std::to_string(2 * g.samples - 1) +
            ") so that the PSF is sampled at Nyquist; use " + flag(Option::pad_factor) +
@@ -69,9 +69,10 @@ MetricsPlan make_metrics_plan(const RunSpec& spec, const Geometry& g, const PsfP
   const SampledPupil& facts = plan.sampled_pupil();
   require(!(facts.amplitude_maps > 1 &&
             (s.has(Metric::strehl) || s.has(Metric::strehl_centre) || s.has(Metric::ee))),
-          flag(Option::metrics) + ": strehl, strehl_centre and ee take one aperture's sums; one "
-              "amplitude map per frame (" + flag(Option::pupil_amplitude) +
-              ") allows the others only");
+          flag(Option::metrics) +
+              ": strehl, strehl_centre and ee take one aperture's sums; one "
+              "amplitude map per frame (" +
+              flag(Option::pupil_amplitude) + ") allows the others only");
   m.pixel_scale = g.pixel_scale_lambda_over_d / g.oversample;
   if (plan.propagation == Propagation::fft) {
     m.axis = plan.frame / 2;  // M/2 of the spectrum, in the crop window
@@ -93,8 +94,8 @@ MetricsPlan make_metrics_plan(const RunSpec& spec, const Geometry& g, const PsfP
     for (double r : s.ee_radii) m.ee_radii_pixels.push_back(r / m.pixel_scale);
   if (s.has(Metric::mtf))
     for (double v : s.mtf_frequencies) m.mtf_radii.push_back(v * plan.padded * m.pixel_scale);
-  m.fwhm_bins = std::min(max_profile_bins,
-                         static_cast<int>(std::ceil(plan.frame * std::sqrt(2.0))) + 2);
+  m.fwhm_bins =
+      std::min(max_profile_bins, static_cast<int>(std::ceil(plan.frame * std::sqrt(2.0))) + 2);
   return m;
 }
 

@@ -18,8 +18,7 @@ void require(bool ok, const std::string& message) {
 
 // "--wavelength, --wavelengths or --band": where a wavelength comes from.
 std::string wavelength_options() {
-  return flag(Option::wavelength) + ", " + flag(Option::wavelengths) + " or " +
-         flag(Option::band);
+  return flag(Option::wavelength) + ", " + flag(Option::wavelengths) + " or " + flag(Option::band);
 }
 
 constexpr double radians_per_arcsec = std::numbers::pi / (180.0 * 3600.0);
@@ -38,12 +37,12 @@ std::string pixel_scale_options(const OpticsSpec& o, double wavelength_m) {
   const std::string wavelength = "the wavelength " + format_length(wavelength_m);
   if (!o.pixel_scale)
     return flag(Option::fnumber) + " " + format_number(o.fnumber.value_or(0.0)) + " and " +
-           flag(Option::pixel_pitch) + " " + format_length(o.pixel_pitch_m.value_or(0.0)) +
-           " at " + wavelength;
+           flag(Option::pixel_pitch) + " " + format_length(o.pixel_pitch_m.value_or(0.0)) + " at " +
+           wavelength;
   const std::string scale = flag(Option::pixel_scale) + " " + format_angle(*o.pixel_scale);
   if (o.pixel_scale->lod) return scale;
-  return scale + " at " + flag(Option::diameter) + " " +
-         format_length(o.diameter_m.value_or(0.0)) + " and " + wavelength;
+  return scale + " at " + flag(Option::diameter) + " " + format_length(o.diameter_m.value_or(0.0)) +
+         " and " + wavelength;
 }
 
 // Radians to λ_ref/D: needs both, else the option must be given in lod.
@@ -88,9 +87,9 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
   const int n = spec.samples;
   const double span = spec.grid == Grid::centered ? n : n - 1.0;
 
-  require(o.wavelengths_text.empty() || o.band_text.empty(),
-          flag(Option::wavelengths) + " and " + flag(Option::band) +
-              ": give one spectrum, not both");
+  require(
+      o.wavelengths_text.empty() || o.band_text.empty(),
+      flag(Option::wavelengths) + " and " + flag(Option::band) + ": give one spectrum, not both");
   g.spectrum = o.spectrum;
   g.reference_wavelength_m = !o.spectrum.empty() ? reference_wavelength(o.spectrum, o.wavelength_m)
                                                  : o.wavelength_m.value_or(0.0);
@@ -121,9 +120,8 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
     require(o.wavelengths_text.empty() && o.band_text.empty(),
             flag(o.band_text.empty() ? Option::wavelengths : Option::band) +
                 ": a polychromatic run needs a physical pixel scale (" + flag(Option::fnumber) +
-                " with " + flag(Option::pixel_pitch) + ", or " + flag(Option::diameter) +
-                " with " + flag(Option::pixel_scale) +
-                "): it is what stays fixed across wavelengths");
+                " with " + flag(Option::pixel_pitch) + ", or " + flag(Option::diameter) + " with " +
+                flag(Option::pixel_scale) + "): it is what stays fixed across wavelengths");
     g.padded = padded;
     g.pixel_scale_lambda_over_d = span / padded;
     g.frame = spec.crop.value_or(padded);
@@ -131,30 +129,29 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
   g.pad_factor = g.padded > 0 ? static_cast<double>(g.padded) / n : 0.0;
   // A diameter and a wavelength make any pixel scale an angle (docs/spec.md §6: "where known").
   if (!g.pixel_scale_arcsec && g.diameter_m && g.reference_wavelength_m > 0.0)
-    g.pixel_scale_arcsec = g.pixel_scale_lambda_over_d * g.reference_wavelength_m /
-                           *g.diameter_m / radians_per_arcsec;
+    g.pixel_scale_arcsec =
+        g.pixel_scale_lambda_over_d * g.reference_wavelength_m / *g.diameter_m / radians_per_arcsec;
 
   // Phase terms in OPD need the wavelength that turns them into waves.
   if (o.aberration_units != AberrationUnits::waves) {
-    require(g.reference_wavelength_m > 0.0,
-            flag(Option::aberration_units) + " " + std::string(to_string(o.aberration_units)) +
-                ": OPD coefficients need " + wavelength_options());
+    require(g.reference_wavelength_m > 0.0, flag(Option::aberration_units) + " " +
+                                                std::string(to_string(o.aberration_units)) +
+                                                ": OPD coefficients need " + wavelength_options());
     const double unit = o.aberration_units == AberrationUnits::nm ? 1e-9 : 1e-6;
     g.waves_per_unit = unit / g.reference_wavelength_m;
   }
 
   require(o.oversample >= 1 && o.oversample <= max_oversample,
           flag(Option::oversample) + " " + std::to_string(o.oversample) +
-              ": must be between 1 and " +
-              std::to_string(max_oversample));
+              ": must be between 1 and " + std::to_string(max_oversample));
   g.oversample = o.oversample;
   if (g.physical) {
     // The shortest wavelength has the coarsest pixel in its own lambda/D.
     double coarsest = g.pixel_scale_lambda_over_d;
     for (const SpectralLine& line : g.spectrum)
       if (g.reference_wavelength_m > 0.0 && line.wavelength_m > 0.0)
-        coarsest = std::max(coarsest, g.pixel_scale_lambda_over_d * g.reference_wavelength_m /
-                                          line.wavelength_m);
+        coarsest = std::max(
+            coarsest, g.pixel_scale_lambda_over_d * g.reference_wavelength_m / line.wavelength_m);
     require(coarsest <= coarsest_mft_pixel(g.frame),
             pixel_scale_options(o, g.reference_wavelength_m) + ": a pixel of " +
                 format_number(coarsest) + " lambda/D is too coarse: the MFT takes at most " +
@@ -166,15 +163,16 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
     const std::string jitter = flag(Option::jitter) + " " + format_angle(*o.jitter);
     std::string bound = format_number(max_jitter_lambda_over_d) + " lambda/D";
     if (!o.jitter->lod)  // the bound in the units the jitter was given in
-      bound += " (" + format_angle({max_jitter_lambda_over_d * g.reference_wavelength_m /
-                                        *g.diameter_m, false}) +
+      bound += " (" +
+               format_angle(
+                   {max_jitter_lambda_over_d * g.reference_wavelength_m / *g.diameter_m, false}) +
                " at this wavelength and diameter)";
     require(!(g.jitter_lambda_over_d > max_jitter_lambda_over_d),
             jitter + ": too large: at most " + bound);
     require(g.jitter_lambda_over_d >= 0.0, jitter + ": must be >= 0");
     require(std::isfinite(g.jitter_lambda_over_d * g.oversample / g.pixel_scale_lambda_over_d),
-            jitter + ": too large for pixels of " +
-                format_number(g.pixel_scale_lambda_over_d) + " lambda/D");
+            jitter + ": too large for pixels of " + format_number(g.pixel_scale_lambda_over_d) +
+                " lambda/D");
   }
   if (o.photons) {
     require(std::isfinite(*o.photons) && *o.photons > 0.0,
@@ -183,12 +181,12 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
   require(o.photons || (o.background == 0.0 && o.read_noise == 0.0),
           flag(Option::background) + " and " + flag(Option::read_noise) + " need " +
               flag(Option::photons) + " (the noise model's scale)");
-  require(std::isfinite(o.background) && o.background >= 0.0,
-          flag(Option::background) + " " + format_number(o.background) +
-              ": must be >= 0 photo-electrons");
-  require(std::isfinite(o.read_noise) && o.read_noise >= 0.0,
-          flag(Option::read_noise) + " " + format_number(o.read_noise) +
-              ": must be >= 0 electrons RMS");
+  require(std::isfinite(o.background) && o.background >= 0.0, flag(Option::background) + " " +
+                                                                  format_number(o.background) +
+                                                                  ": must be >= 0 photo-electrons");
+  require(std::isfinite(o.read_noise) && o.read_noise >= 0.0, flag(Option::read_noise) + " " +
+                                                                  format_number(o.read_noise) +
+                                                                  ": must be >= 0 electrons RMS");
 
   // The FFT applies to one wavelength on whole pixels at an integer M that holds the crop.
   std::string why_not_fft;

@@ -33,8 +33,7 @@ int frames_per_call(const RunSpec& spec, const Geometry& g, ComputeSite site) {
   // (bench/results/code-constants.md). The host gains nothing from them and would hold the
   // larger frames in memory.
   const bool larger = !spec.metrics.stores_frames() && site == ComputeSite::device;
-  const std::size_t call_bytes =
-      larger ? std::max<std::size_t>(1, frame_bytes / 64) : frame_bytes;
+  const std::size_t call_bytes = larger ? std::max<std::size_t>(1, frame_bytes / 64) : frame_bytes;
   const std::size_t call = default_chunk_frames(batch, call_bytes);
   // Whole file chunks per call, so that the sink's writes cover whole chunks.
   const std::size_t per_chunk = psf_chunk_shape(g.frame, real, batch).frames;
@@ -79,11 +78,10 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
   if (geometry_.detector_stage(spec_.optics) && spec_.metrics.stores_frames())
     detector_ = std::make_unique<DetectorStage>(spec_, geometry_, plan.sampled_pupil().energy_sum,
                                                 static_cast<std::size_t>(max_batch_));
-  pending_backend_ = std::async(
-      std::launch::async, [entry, plan = std::move(plan)] {
-        BackendRegistry::require_usable(entry);
-        return entry.create(plan);
-      });
+  pending_backend_ = std::async(std::launch::async, [entry, plan = std::move(plan)] {
+    BackendRegistry::require_usable(entry);
+    return entry.create(plan);
+  });
   // The common degree of every frame's tables: a million frames' terms, looked at in parallel.
   const std::span<const Aberration> shapes = terms_.shapes();
   std::mutex degree_mutex;
@@ -120,12 +118,11 @@ void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count)
   // max_compile_threads only contend (the 32-core GPU host: docs/scaling.md).
   // --threads (an MPI rank's share of its host) caps the threads here too.
   constexpr int max_compile_threads = 8;
-  const int threads = spec_.threads > 0 ? std::min(spec_.threads, max_compile_threads)
-                                        : max_compile_threads;
+  const int threads =
+      spec_.threads > 0 ? std::min(spec_.threads, max_compile_threads) : max_compile_threads;
   if (backend_site_ == ComputeSite::device && count >= 256)
     for_contiguous_runs(count, work, static_cast<std::size_t>(threads));
-  else
-    work(0, count);
+  else work(0, count);
   chunk.first = first;
   chunk.valid = true;
 }
@@ -151,10 +148,9 @@ void PsfRun::compile_ahead(std::size_t first, std::size_t count) {
 }
 
 void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
-  const auto bad =
-      first_non_finite_frame(block.data, block.frames,
-                             static_cast<std::size_t>(geometry_.frame) * geometry_.frame,
-                             spec_.precision);
+  const auto bad = first_non_finite_frame(
+      block.data, block.frames, static_cast<std::size_t>(geometry_.frame) * geometry_.frame,
+      spec_.precision);
   if (bad)
     throw RuntimeFailure("frame " + std::to_string(spec_.block_first + first + *bad) +
                          " holds a non-finite value (" + backend_name_ + " backend, " +

@@ -32,7 +32,7 @@ void validate_wisdom_path(const std::string& path) {
   if (path.empty() || path == "none") return;
   std::error_code ec;
   const std::filesystem::file_status st = std::filesystem::status(path, ec);  // through links
-  if (st.type() == std::filesystem::file_type::not_found) return;  // the run creates it
+  if (st.type() == std::filesystem::file_type::not_found) return;             // the run creates it
   const std::string named = flag(Option::wisdom) + " " + path;
   require(!ec, named + ": " + ec.message());
   require(!std::filesystem::is_directory(st),
@@ -58,9 +58,9 @@ std::string wisdom_cache_path() {
 
 void validate(const RunSpec& spec) {
   check_bounds(Option::samples, spec.samples);
-  require(!(spec.pad_factor && spec.padded_size),
-          flag(Option::pad_factor) + " and " + flag(Option::padded_size) +
-              ": give one or the other, not both");
+  require(!(spec.pad_factor && spec.padded_size), flag(Option::pad_factor) + " and " +
+                                                      flag(Option::padded_size) +
+                                                      ": give one or the other, not both");
   if (spec.pad_factor) {
     const double q = *spec.pad_factor;
     const std::string named = flag(Option::pad_factor) + " " + format_number(q);
@@ -82,9 +82,9 @@ void validate(const RunSpec& spec) {
   if (spec.crop) check_bounds(Option::crop, *spec.crop);
   const Geometry g = geometry(spec);  // the sampling options' own checks
   validate_aperture(spec.aperture, g.reference_wavelength_m);
-  require(std::isfinite(spec.obscuration) && spec.obscuration >= 0.0 && spec.obscuration < 1.0,
-          flag(Option::obscuration) + " " + format_number(spec.obscuration) +
-              ": must be in [0, 1)");
+  require(
+      std::isfinite(spec.obscuration) && spec.obscuration >= 0.0 && spec.obscuration < 1.0,
+      flag(Option::obscuration) + " " + format_number(spec.obscuration) + ": must be in [0, 1)");
   check_bounds(Option::repeat, spec.repeat);
   require(spec.threads >= 0 && spec.threads <= max_threads,
           flag(Option::threads) + " " + std::to_string(spec.threads) +
@@ -98,7 +98,8 @@ void validate(const RunSpec& spec) {
   validate_wisdom_path(spec.wisdom);
   validate_metrics(spec, g);
   require((spec.vary.empty() ? 0 : 1) + (spec.random.empty() ? 0 : 1) +
-                  (spec.frames_file.empty() ? 0 : 1) <= 1,
+                  (spec.frames_file.empty() ? 0 : 1) <=
+              1,
           flag(Option::vary) + ", " + flag(Option::random) + " and " + flag(Option::frames) +
               ": give at most one way to define the frames");
   // Messages only on failure: a batch can hold millions of terms.

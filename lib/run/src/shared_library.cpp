@@ -6,8 +6,7 @@
 
 namespace psfsim {
 
-SharedLibrary::SharedLibrary(const std::vector<std::string>& candidates,
-                             const std::string& purpose)
+SharedLibrary::SharedLibrary(const std::vector<std::string>& candidates, const std::string& purpose)
     : name_(candidates.empty() ? std::string("(no library named)") : candidates.front()) {
   for (const std::string& candidate : candidates)
     if ((handle_ = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) return;

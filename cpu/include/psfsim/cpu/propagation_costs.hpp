@@ -9,7 +9,6 @@ namespace psfsim::cpu {
 
 // FFTW transforms N columns and only the K rows of the crop; OpenBLAS's two complex
 // products of N x N x K and K x N x K run faster per operation, plus a fixed cost a frame.
-[[nodiscard]] PropagationCosts propagation_costs(const PropagationWork& work,
-                                                 CpuVectorUnits cpu);
+[[nodiscard]] PropagationCosts propagation_costs(const PropagationWork& work, CpuVectorUnits cpu);
 
 }  // namespace psfsim::cpu

@@ -13,7 +13,7 @@ namespace psfsim::cuda {
 // overlaps the next call.
 [[nodiscard]] inline PropagationCosts propagation_costs(const PropagationWork& work) {
   const double n = work.samples, m = work.padded, k = work.frame;
-  const double transform = m * std::log2(m) * 5.0;  // real operations of one length-M FFT
+  const double transform = m * std::log2(m) * 5.0;        // real operations of one length-M FFT
   const double products = (n * n * k + n * k * k) * 8.0;  // the MFT's two complex products
   return {(n + m) * transform, products / tuning::mft_products_speedup};
 }

@@ -25,8 +25,7 @@ struct InputFile {
 // of that folder (remove_stale_partials). `named_by` is the option that names the path:
 // --fits for export; empty for --output.
 void check_output_path(const std::filesystem::path& path, bool force,
-                       std::string_view named_by = {},
-                       std::span<const InputFile> inputs = {});
+                       std::string_view named_by = {}, std::span<const InputFile> inputs = {});
 
 // HOST-PID of this process: what marks its partial files as its own.
 [[nodiscard]] std::string process_tag();

@@ -17,8 +17,8 @@ struct FrameRange {
 
 // The file rank `rank` writes: OUT.rank-R-of-N.h5 in the output's folder (out.h5 ->
 // out.h5.rank-0-of-2.h5). The output's virtual datasets read it by this relative name.
-[[nodiscard]] std::filesystem::path rank_file_path(const std::filesystem::path& output,
-                                                   int rank, int ranks);
+[[nodiscard]] std::filesystem::path rank_file_path(const std::filesystem::path& output, int rank,
+                                                   int ranks);
 
 // Removes the rank files of `output` left by an earlier run with another number of ranks
 // (`ranks` = 0: every rank file, for an output now written by one process). Called once the

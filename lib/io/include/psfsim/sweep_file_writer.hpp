@@ -11,7 +11,7 @@ namespace psfsim {
 struct SweepRow {
   std::string backend;
   std::string precision;
-  std::string propagation;  // fft or mft, as the run resolved it
+  std::string propagation;       // fft or mft, as the run resolved it
   std::string store = "frames";  // frames, metrics or both (--store)
   int samples = 0;
   int padded_size = 0;

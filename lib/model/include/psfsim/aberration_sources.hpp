@@ -22,8 +22,8 @@ namespace psfsim {
 // "S2_1" (Seidel l, m), resolved to the term the phase model holds.
 struct TermId {
   bool zernike = true;
-  int j = 0;     // Zernike: the Noll index
-  int l = 0;     // Seidel
+  int j = 0;  // Zernike: the Noll index
+  int l = 0;  // Seidel
   int m = 0;
   double divisor = 1.0;  // the user's value / divisor is the term's (NollMapping)
   // The fields a kind does not use stay 0, so equal ids name the same term.

@@ -18,13 +18,15 @@ struct WavefrontSums {
   double aw = 0.0;
   double aw2 = 0.0;
 };
-[[nodiscard]] WavefrontSums wavefront_sums(const SampledPupil& facts, const AberrationPolynomial& phase);
+[[nodiscard]] WavefrontSums wavefront_sums(const SampledPupil& facts,
+                                           const AberrationPolynomial& phase);
 
 // Fills `row` (plan.values_per_frame values) with every metric but mtf for one frame of
 // `edge` x `edge` values, which are the backend's unnormalized intensity divided by `to_raw`.
 // `phase` is the frame's, for rms_wavefront.
 template <typename T>
-void frame_metrics(const MetricsPlan& plan, const SampledPupil& facts, const AberrationPolynomial& phase,
-                   const T* frame, int edge, double to_raw, double* row);
+void frame_metrics(const MetricsPlan& plan, const SampledPupil& facts,
+                   const AberrationPolynomial& phase, const T* frame, int edge, double to_raw,
+                   double* row);
 
 }  // namespace psfsim

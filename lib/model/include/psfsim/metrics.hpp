@@ -30,10 +30,10 @@ inline constexpr std::size_t max_ee_radii = 32;
 inline constexpr std::size_t max_mtf_frequencies = 64;
 
 struct MetricsSpec {
-  std::vector<Metric> metrics;  // canonical order, no repeats; empty: none
-  std::vector<double> ee_radii = default_ee_radii;               // lambda_ref / D
+  std::vector<Metric> metrics;                      // canonical order, no repeats; empty: none
+  std::vector<double> ee_radii = default_ee_radii;  // lambda_ref / D
   std::vector<double> mtf_frequencies = default_mtf_frequencies;  // units of the cutoff D/lambda
-  std::optional<Store> store;   // unset: frames without metrics, both with them
+  std::optional<Store> store;  // unset: frames without metrics, both with them
   [[nodiscard]] bool has(Metric m) const noexcept;
   [[nodiscard]] Store resolved_store() const noexcept;
   [[nodiscard]] bool stores_frames() const noexcept { return resolved_store() != Store::metrics; }
@@ -51,7 +51,7 @@ struct MetricsSpec {
 // One dataset of /metrics: its name and how many values a frame has in it.
 struct MetricColumn {
   Metric metric;
-  std::string name;      // centroid gives centroid_x and centroid_y
+  std::string name;        // centroid gives centroid_x and centroid_y
   std::size_t offset = 0;  // first value in a frame's row
   std::size_t width = 1;   // ee: one per radius, mtf: one per frequency
 };
@@ -60,16 +60,16 @@ struct MetricColumn {
 struct MetricsPlan {
   std::vector<MetricColumn> columns;  // empty: no metrics
   std::size_t values_per_frame = 0;
-  bool store_frames = true;           // false: no frame leaves the backend
-  double pixel_scale = 0.5;   // lambda_ref / D per computed pixel
-  double axis = 0.0;          // computed pixel (row and column) on the optical axis
+  bool store_frames = true;  // false: no frame leaves the backend
+  double pixel_scale = 0.5;  // lambda_ref / D per computed pixel
+  double axis = 0.0;         // computed pixel (row and column) on the optical axis
   // The aberration-free peak is (sum A)^2 * peak_factor and the whole focal plane's energy
   // (Parseval) sum A^2 * energy_factor, both in the backend's unnormalized intensity.
   double peak_factor = 1.0;
   double energy_factor = 1.0;
-  std::vector<double> ee_radii_pixels;    // computed pixels
-  std::vector<double> mtf_radii;          // OTF samples of the M x M plane's transform
-  int fwhm_bins = 0;                      // radial profile bins (1 pixel each)
+  std::vector<double> ee_radii_pixels;  // computed pixels
+  std::vector<double> mtf_radii;        // OTF samples of the M x M plane's transform
+  int fwhm_bins = 0;                    // radial profile bins (1 pixel each)
 
   [[nodiscard]] bool empty() const noexcept { return columns.empty(); }
   [[nodiscard]] const MetricColumn* column(Metric m) const noexcept;

@@ -28,11 +28,11 @@ struct OpticsSpec {
   std::string band_text;
   AberrationUnits aberration_units = AberrationUnits::waves;
   Propagation propagation = Propagation::automatic;
-  int oversample = 1;                   // S
-  std::optional<Angle> jitter;          // RMS per axis: an angle, or lod
-  std::optional<double> photons;        // photo-electrons over the whole focal plane
-  double background = 0.0;              // photo-electrons per pixel
-  double read_noise = 0.0;              // RMS electrons per pixel
+  int oversample = 1;             // S
+  std::optional<Angle> jitter;    // RMS per axis: an angle, or lod
+  std::optional<double> photons;  // photo-electrons over the whole focal plane
+  double background = 0.0;        // photo-electrons per pixel
+  double read_noise = 0.0;        // RMS electrons per pixel
   std::uint64_t noise_seed = 0;
 };
 

@@ -22,27 +22,27 @@ struct SpectralChannel {
 };
 
 struct PsfPlan {
-  int samples = 128;        // N
-  int padded = 256;         // M
+  int samples = 128;  // N
+  int padded = 256;   // M
   Grid grid = Grid::centered;
   Precision precision = Precision::single;
   double obscuration = 0.0;
   Normalization normalization = Normalization::peak;
-  int frame = 256;          // edge of each computed frame: K (M when not cropped), or S*K
+  int frame = 256;  // edge of each computed frame: K (M when not cropped), or S*K
   // fft: FFT of the M x M padded pupil, cropped (docs/spec.md §1). mft: `channels`, at `frame` x
   // `frame` pixel centres; `padded` is then unused, and `peak` divides by (sum A)^2 times the
   // sum of the channels' weights, the value on the optical axis of an aberration-free pupil.
   Propagation propagation = Propagation::fft;
   std::vector<SpectralChannel> channels{SpectralChannel{}};  // mft: one per wavelength
   double pixel_centre = 128;  // mft: the computed pixel on the optical axis (q where th_q = 0)
-  int max_batch = 1;        // most frames one compute() call receives
-  int threads = 0;          // CPU threads; 0 means all cores
-  int device = 0;           // GPU index
+  int max_batch = 1;          // most frames one compute() call receives
+  int threads = 0;            // CPU threads; 0 means all cores
+  int device = 0;             // GPU index
   FftEffort fft_effort = FftEffort::automatic;  // CPU: FFTW planner effort
   // CPU: frames the run computes with this plan (its batch times its repeats), the work that
   // `automatic` weighs FFTW_MEASURE's planning against.
   std::size_t run_frames = 1;
-  std::string fftw_wisdom;   // CPU: wisdom file to import before and export after planning
+  std::string fftw_wisdom;            // CPU: wisdom file to import before and export after planning
   bool fftw_wisdom_is_cache = false;  // the default cache: failures to read or write it pass
   // GPU: time pupil, fft, intensity and transfer separately even where events between the
   // stages cost as much as the stages (small sizes); the default fuses them for speed.

@@ -42,15 +42,15 @@ struct PupilMapUse {
 inline constexpr double max_opd_waves = 0x1p33;
 
 struct SampledPupil {
-  int samples = 0;                   // N
-  int padded = 0;                    // M
-  int offset = 0;                    // first pupil row and column in the M x M array
-  std::vector<double> coordinates;   // x_i (and y_i: the same grid), i in [0, N)
-  std::vector<double> shift_waves;   // shift modulation of padded index n, n in [0, M)
-  std::vector<ApertureSpan> spans;   // one per pupil row
-  double aperture_sum = 0.0;         // sum of A over the pupil samples (of frame 0's map)
-  double energy_sum = 0.0;           // sum of A^2: the pupil's energy (Parseval's total)
-  double peak_scale = 0.0;           // 1 / (sum A)^2, the `peak` normalization's factor
+  int samples = 0;                  // N
+  int padded = 0;                   // M
+  int offset = 0;                   // first pupil row and column in the M x M array
+  std::vector<double> coordinates;  // x_i (and y_i: the same grid), i in [0, N)
+  std::vector<double> shift_waves;  // shift modulation of padded index n, n in [0, M)
+  std::vector<ApertureSpan> spans;  // one per pupil row
+  double aperture_sum = 0.0;        // sum of A over the pupil samples (of frame 0's map)
+  double energy_sum = 0.0;          // sum of A^2: the pupil's energy (Parseval's total)
+  double peak_scale = 0.0;          // 1 / (sum A)^2, the `peak` normalization's factor
   // Beyond the annulus (docs/spec.md §7), row-major N x N maps, one per frame or one for all:
   // A (the shapes' 0/1 times the amplitude file, scaled as PupilMapUse says), empty for the
   // annulus alone; and the OPD in waves at the reference wavelength less each map's midrange
@@ -58,7 +58,7 @@ struct SampledPupil {
   std::vector<double> amplitude;
   std::size_t amplitude_maps = 0;  // 0, 1, or the batch's B
   std::vector<double> opd;
-  std::size_t opd_maps = 0;        // 0, 1, or the batch's B
+  std::size_t opd_maps = 0;  // 0, 1, or the batch's B
 
   // Throws InputError naming --samples, --grid and --obscuration when no sample is inside.
   SampledPupil(int samples, int padded, Grid grid, double obscuration);
@@ -67,7 +67,7 @@ struct SampledPupil {
   // the option (and file) at fault, and for maps `use` says cannot be computed. A map that
   // `aperture` names must have been read into it (read_pupil_maps): std::logic_error if not.
   SampledPupil(int samples, int padded, Grid grid, double obscuration, const ApertureSpec& aperture,
-             double reference_wavelength_m, std::size_t batch, const PupilMapUse& use = {});
+               double reference_wavelength_m, std::size_t batch, const PupilMapUse& use = {});
 
   // The maps of the frame with batch index `frame` (AberrationPolynomial::batch_index), null when
   // there is none: frame -1 (the aberration-free reference) has no OPD.

@@ -59,7 +59,7 @@ struct RunSpec {
   OpticsSpec optics;          // physical units, spectrum, propagation, detector (docs/spec.md §6)
   ApertureSpec aperture;      // spiders, hexagons, pupil maps (docs/spec.md §7)
   ZernikeConvention zernike;  // --zernike-order, --zernike-norm (docs/spec.md §7)
-  MetricsSpec metrics;        // --metrics, --ee-radii, --mtf-frequencies, --store (docs/spec.md §7)
+  MetricsSpec metrics;  // --metrics, --ee-radii, --mtf-frequencies, --store (docs/spec.md §7)
   // How the frames were defined, as the user wrote it, for the effective configuration.
   Aberration fixed_terms;
   std::string vary;
@@ -74,15 +74,15 @@ struct RunSpec {
 
 // Derived sizes and sampling of a valid RunSpec (geometry(), run_plan.hpp).
 struct Geometry {
-  int samples = 0;     // N
-  int padded = 0;      // M of the FFT; 0 for an MFT run whose pixel scale no integer M gives
-  int frame = 0;       // K: the stored frame's edge (M when not cropped)
-  double pad_factor = 0.0;          // M / N as realised (0 without M)
-  double pixel_scale_lambda_over_d = 0.0;  // s: lambda_ref/D per stored pixel
+  int samples = 0;          // N
+  int padded = 0;           // M of the FFT; 0 for an MFT run whose pixel scale no integer M gives
+  int frame = 0;            // K: the stored frame's edge (M when not cropped)
+  double pad_factor = 0.0;  // M / N as realised (0 without M)
+  double pixel_scale_lambda_over_d = 0.0;      // s: lambda_ref/D per stored pixel
   Propagation propagation = Propagation::fft;  // resolved
-  bool fft_applies = true;          // one wavelength, whole pixels, an integer M holding K
-  bool physical = false;            // s comes from --pixel-scale or --fnumber/--pixel-pitch
-  std::vector<SpectralLine> spectrum;  // W >= 1 lines; one (weight 1) when monochromatic
+  bool fft_applies = true;              // one wavelength, whole pixels, an integer M holding K
+  bool physical = false;                // s comes from --pixel-scale or --fnumber/--pixel-pitch
+  std::vector<SpectralLine> spectrum;   // W >= 1 lines; one (weight 1) when monochromatic
   double reference_wavelength_m = 0.0;  // 0 when no wavelength was given
   int oversample = 1;                   // S
   double jitter_lambda_over_d = 0.0;    // sigma in lambda_ref/D

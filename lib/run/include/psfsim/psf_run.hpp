@@ -76,7 +76,7 @@ class PsfRun {
   std::future<std::unique_ptr<Backend>> pending_backend_;
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<DetectorStage> detector_;  // oversampling, jitter or photon noise
-  int degree_ = 0;                        // common phase-table degree of all frames
+  int degree_ = 0;                           // common phase-table degree of all frames
   struct CompiledChunk {
     std::vector<AberrationPolynomial> phases;
     std::size_t first = 0;
@@ -88,8 +88,8 @@ class PsfRun {
   // Never runs twice at once: phases() waits for compile_ahead's before its own.
   void compile(CompiledChunk& chunk, std::size_t first, std::size_t count);
   CompiledChunk compiled_[2];
-  int current_ = 0;                 // the buffer phases() last returned
-  std::future<void> compiling_;     // compile_ahead's, into the other buffer
+  int current_ = 0;              // the buffer phases() last returned
+  std::future<void> compiling_;  // compile_ahead's, into the other buffer
 };
 
 }  // namespace psfsim
