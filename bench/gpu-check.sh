@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # GPU check, run on the GPU machine from the repository root with the build folder built on
-# the development machine (../shared/GPU.md: CTest's absolute paths do not hold there, so the
+# the development machine (bench/gpu-session.sh: CTest's absolute paths do not hold there, so the
 # executables are run directly). Steps: every CUDA test (the backend contract suite's cuda
 # instances included), compute-sanitizer's memcheck, racecheck and initcheck on a batch, an
 # odd size, a double-precision run, metrics alone and MFT calls queued behind each other,

@@ -52,7 +52,7 @@ Host<Real> pupils(const PupilRows& rows, int n, int m, int offset, int batch, un
 }
 
 struct Output {
-  std::vector<double> spectrum;   // interleaved re, im
+  std::vector<double> field;      // interleaved re, im
   std::vector<double> intensity;  // |X|^2 (split only)
 };
 
@@ -67,16 +67,15 @@ Output transform(int n, int m, int offset, int batch, bool allow_split, unsigned
     const Host<Real> in = pupils<Real>(t.rows(), n, m, offset, batch, seed);
     const std::size_t plane = static_cast<std::size_t>(batch) * m * m;
     DeviceBuffer<Complex> pupil(in.size());
-    DeviceBuffer<Complex> spectrum(plane);
+    DeviceBuffer<Complex> field(plane);
     PSFSIM_CUDA_CHECK(cudaMemcpy(pupil.data(), in.data(), pupil.bytes(), cudaMemcpyHostToDevice));
-    t.forward(pupil.data(), spectrum.data());
+    t.forward(pupil.data(), field.data());
     Host<Real> x(plane);
     PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-    PSFSIM_CUDA_CHECK(
-        cudaMemcpy(x.data(), spectrum.data(), spectrum.bytes(), cudaMemcpyDeviceToHost));
+    PSFSIM_CUDA_CHECK(cudaMemcpy(x.data(), field.data(), field.bytes(), cudaMemcpyDeviceToHost));
     for (const auto& z : x) {
-      out.spectrum.push_back(z.real());
-      out.spectrum.push_back(z.imag());
+      out.field.push_back(z.real());
+      out.field.push_back(z.imag());
     }
     if (t.rows().split) {
       DeviceBuffer<Real> intensity(plane);
@@ -108,17 +107,17 @@ void expect_split_equals_2d(int n, int m, int batch) {
   const int offset = (m - n) / 2;
   const Output split = transform<Real>(n, m, offset, batch, true, 7);
   const Output whole = transform<Real>(n, m, offset, batch, false, 7);
-  ASSERT_EQ(split.spectrum.size(), whole.spectrum.size());
+  ASSERT_EQ(split.field.size(), whole.field.size());
   ASSERT_FALSE(split.intensity.empty());
-  EXPECT_LE(test::relative_l2(split.spectrum, whole.spectrum), test::backend_tolerance(p));
-  EXPECT_LE(test::relative_l2(split.intensity, squared_modulus(whole.spectrum)),
+  EXPECT_LE(test::relative_l2(split.field, whole.field), test::backend_tolerance(p));
+  EXPECT_LE(test::relative_l2(split.intensity, squared_modulus(whole.field)),
             test::backend_tolerance(p));
-  // |X|^2 kept alone is the square of the spectrum the same pass writes.
-  EXPECT_LE(test::relative_l2(split.intensity, squared_modulus(split.spectrum)),
+  // |X|^2 kept alone is the square of the field the same pass writes.
+  EXPECT_LE(test::relative_l2(split.intensity, squared_modulus(split.field)),
             test::batching_tolerance(p));
 }
 
-TEST(CudaSpectrumTransform, SplitEqualsCufft2dForEveryColumnLength) {
+TEST(CudaFieldTransform, SplitEqualsCufft2dForEveryColumnLength) {
   SKIP_WITHOUT_CUDA();
   const int cases[][3] = {{12, 32, 3},   {31, 32, 2},   {33, 64, 3},    {63, 128, 3},
                           {128, 256, 5}, {200, 512, 2}, {512, 1024, 2}, {513, 1024, 1}};
@@ -129,7 +128,7 @@ TEST(CudaSpectrumTransform, SplitEqualsCufft2dForEveryColumnLength) {
 }
 
 // A direct DFT of the zero-padded field, in double: independent of cuFFT.
-TEST(CudaSpectrumTransform, SplitEqualsADirectDft) {
+TEST(CudaFieldTransform, SplitEqualsADirectDft) {
   SKIP_WITHOUT_CUDA();
   const int n = 11, m = 32, offset = (m - n) / 2;
   const PupilRows rows = PupilRows::choose(n, m, offset, true);
@@ -148,9 +147,9 @@ TEST(CudaSpectrumTransform, SplitEqualsADirectDft) {
       want.push_back(sum.real());
       want.push_back(sum.imag());
     }
-  EXPECT_LE(test::relative_l2(transform<double>(n, m, offset, 1, true, 3).spectrum, want),
+  EXPECT_LE(test::relative_l2(transform<double>(n, m, offset, 1, true, 3).field, want),
             test::reference_tolerance(Precision::double_));
-  EXPECT_LE(test::relative_l2(transform<float>(n, m, offset, 1, true, 3).spectrum, want),
+  EXPECT_LE(test::relative_l2(transform<float>(n, m, offset, 1, true, 3).field, want),
             test::reference_tolerance(Precision::single));
 }
 
