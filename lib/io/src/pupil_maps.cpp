@@ -19,6 +19,7 @@
 #include "map_reader.hpp"
 #include "npy_map.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/option_table.hpp"
 
 namespace psfsim {
 namespace {
@@ -224,17 +225,17 @@ void read_pupil_maps(ApertureSpec& a) {
   a.amplitude_map.reset();
   a.opd_map.reset();
   if (!a.amplitude.empty())
-    a.amplitude_map =
-        std::make_shared<const PupilMap>(read_pupil_map(a.amplitude, "--pupil-amplitude"));
+    a.amplitude_map = std::make_shared<const PupilMap>(
+        read_pupil_map(a.amplitude, flag(Option::pupil_amplitude)));
   if (!a.opd.empty())
-    a.opd_map = std::make_shared<const PupilMap>(read_pupil_map(a.opd, "--pupil-opd"));
+    a.opd_map = std::make_shared<const PupilMap>(read_pupil_map(a.opd, flag(Option::pupil_opd)));
 }
 
 std::size_t pupil_map_frames(const ApertureSpec& a) {
   std::size_t frames = 0;
   std::string first;
-  const std::pair<const std::string*, const char*> maps[] = {{&a.amplitude, "--pupil-amplitude"},
-                                                             {&a.opd, "--pupil-opd"}};
+  const std::pair<const std::string*, std::string> maps[] = {
+      {&a.amplitude, flag(Option::pupil_amplitude)}, {&a.opd, flag(Option::pupil_opd)}};
   for (const auto& [text, option] : maps) {
     if (text->empty()) continue;
     const PupilMap m = read_pupil_map(*text, option, true);

@@ -9,6 +9,7 @@
 
 #include "psfsim/aperture_geometry.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/option_table.hpp"
 #include "psfsim/text_fields.hpp"
 #include "psfsim/psf_plan.hpp"
 #include "psfsim/pupil_map.hpp"
@@ -21,18 +22,18 @@ namespace {
 // The map of `option` as io read it from `text`: N x N, one map or B (a stack of one map is
 // one map).
 PupilMap checked_map(const std::shared_ptr<const PupilMap>& read, const std::string& text,
-                     const char* option, int n, std::size_t batch) {
+                     Option option, int n, std::size_t batch) {
   if (!read || read->source != text)
-    throw std::logic_error(std::string(option) + " " + text +
+    throw std::logic_error(flag(option) + " " + text +
                            ": the map was not read (read_pupil_maps, psfsim/pupil_maps.hpp)");
   PupilMap m = *read;
   const auto fail = [&](const std::string& why) {
-    throw InputError(std::string(option) + " " + m.file + ": " + why);
+    throw InputError(flag(option) + " " + m.file + ": " + why);
   };
   if (m.rows != static_cast<std::size_t>(n) || m.columns != static_cast<std::size_t>(n))
     fail("a " + std::to_string(m.rows) + " x " + std::to_string(m.columns) +
          " map (rows x columns); the run samples the pupil " + std::to_string(n) + " x " +
-         std::to_string(n) + " (--samples)");
+         std::to_string(n) + " (" + flag(Option::samples) + ")");
   if (m.frames > 1 && m.frames != batch)
     fail(std::to_string(m.frames) + " maps for a batch of " + std::to_string(batch) + " frames");
   return m;
@@ -79,13 +80,15 @@ void check_intensity_range(const std::vector<double>& amplitude, std::size_t map
     const double peak = sum * sum * use.oversample * use.oversample;
     if (peak >= range.lo && peak <= range.hi) continue;
     const std::string what = use.oversample > 1 ? "(S sum |A|)^2" : "(sum |A|)^2";
-    throw InputError("--pupil-amplitude " + file +
+    throw InputError(flag(Option::pupil_amplitude) + " " + file +
                      ": the frames hold |E|^2 in the map's units, up to " + what + " = " +
                      format_two_digits(peak) + (maps > 1 ? " in frame " + std::to_string(f) : "") +
                      ", outside " + std::string(to_string(use.precision)) + " precision's " +
                      format_two_digits(range.lo) + " to " + format_two_digits(range.hi) +
-                     " (scale the map, or use --normalize peak or sum" +
-                     (use.precision == Precision::single ? ", or --precision double)" : ")"));
+                     " (scale the map, or use " + flag(Option::normalize) + " peak or sum" +
+                     (use.precision == Precision::single
+                          ? ", or " + flag(Option::precision) + " double)"
+                          : std::string(")")));
   }
 }
 
@@ -97,7 +100,7 @@ double opd_waves_per_unit(const ApertureSpec& aperture, double reference_wavelen
                                                                   : 0.0;
   if (unit == 0.0) return 1.0;
   if (!(reference_wavelength_m > 0.0))
-    throw InputError("--opd-units " + std::string(to_string(aperture.opd_units)) +
+    throw InputError(flag(Option::opd_units) + " " + std::string(to_string(aperture.opd_units)) +
                      ": an OPD in length units needs a wavelength");
   return unit / reference_wavelength_m;
 }
@@ -119,7 +122,7 @@ void check_opd_range(const std::vector<double>& opd, const PupilMap& file,
     if (waves_per_unit != 1.0 || phase_scale != 1.0)
       at += " is " + format_two_digits(waves) + " waves at " + format_length(shortest) +
             (phase_scale != 1.0 ? " (the run's shortest wavelength)" : "");
-    throw InputError("--pupil-opd " + file.file + ": " + at +
+    throw InputError(flag(Option::pupil_opd) + " " + file.file + ": " + at +
                      ", beyond 2^33 = 8589934592 waves, where doubles lie more than 1e-6 "
                      "waves apart");
   }
@@ -127,9 +130,9 @@ void check_opd_range(const std::vector<double>& opd, const PupilMap& file,
 
 std::string aperture_options(const ApertureSpec& a) {
   std::string text;
-  if (a.spiders) text += " --spiders " + to_string(*a.spiders);
-  if (a.hex_segments) text += " --hex-segments " + to_string(*a.hex_segments);
-  if (!a.amplitude.empty()) text += " --pupil-amplitude " + a.amplitude;
+  if (a.spiders) text += " " + flag(Option::spiders) + " " + to_string(*a.spiders);
+  if (a.hex_segments) text += " " + flag(Option::hex_segments) + " " + to_string(*a.hex_segments);
+  if (!a.amplitude.empty()) text += " " + flag(Option::pupil_amplitude) + " " + a.amplitude;
   return text;
 }
 
@@ -193,8 +196,8 @@ SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration,
       amplitude = mask;
       amplitude_maps = 1;
     } else {
-      PupilMap file =
-          checked_map(aperture.amplitude_map, aperture.amplitude, "--pupil-amplitude", n, batch);
+      PupilMap file = checked_map(aperture.amplitude_map, aperture.amplitude,
+                                  Option::pupil_amplitude, n, batch);
       amplitude = std::move(file.values);
       amplitude_maps = file.frames;
       for (std::size_t i = 0; i < amplitude.size(); ++i) amplitude[i] *= mask[i % plane];
@@ -202,7 +205,7 @@ SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration,
         double sum = 0.0;
         for (std::size_t i = 0; i < plane; ++i) sum += amplitude[f * plane + i];
         if (!(sum > 0.0))
-          throw InputError("--pupil-amplitude " + file.file + ": the amplitude " +
+          throw InputError(flag(Option::pupil_amplitude) + " " + file.file + ": the amplitude " +
                            (amplitude_maps > 1 ? "of frame " + std::to_string(f) + " " : "") +
                            "sums to " + format_number(sum) +
                            " over the aperture (it must be positive)");
@@ -229,8 +232,8 @@ SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration,
       energy_sum += amplitude[i] * amplitude[i];
     }
     if (aperture_sum == 0.0)
-      throw InputError("--samples " + std::to_string(n) + " --grid " +
-                       std::string(to_string(grid)) + " --obscuration " +
+      throw InputError(flag(Option::samples) + " " + std::to_string(n) + " " + flag(Option::grid) +
+                       " " + std::string(to_string(grid)) + " " + flag(Option::obscuration) + " " +
                        format_number(obscuration) + aperture_options(aperture) +
                        ": the aperture holds no pupil sample");
   } else {
@@ -260,8 +263,8 @@ SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration,
       }
     }
     if (aperture_sum == 0.0)
-      throw InputError("--samples " + std::to_string(n) + " --grid " +
-                       std::string(to_string(grid)) + " --obscuration " +
+      throw InputError(flag(Option::samples) + " " + std::to_string(n) + " " + flag(Option::grid) +
+                       " " + std::string(to_string(grid)) + " " + flag(Option::obscuration) + " " +
                        format_number(obscuration) +
                        ": the aperture holds no pupil sample (rho <= 1 and rho >= obscuration)");
   }
@@ -269,7 +272,7 @@ SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration,
   peak_scale = 1.0 / (aperture_sum * aperture_sum);
 
   if (!aperture.opd.empty()) {
-    PupilMap file = checked_map(aperture.opd_map, aperture.opd, "--pupil-opd", n, batch);
+    PupilMap file = checked_map(aperture.opd_map, aperture.opd, Option::pupil_opd, n, batch);
     opd = std::move(file.values);
     opd_maps = file.frames;
     const double waves_per_unit = opd_waves_per_unit(aperture, reference_wavelength_m);
