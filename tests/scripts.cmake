@@ -1,6 +1,6 @@
 # Tests of the plotting scripts (docs/plot_psf.py, plot_sweep.py, plot_metrics.py), of the
 # sweep file layout, of docs/output.md's Python examples and of --quiet. Included from
-# tests/CMakeLists.txt when PSFSIM_PYTHON imports NumPy and h5py; the plot tests also need
+# tests/CMakeLists.txt when PSFSIM_PYTHON_EXECUTABLE imports NumPy and h5py; the plot tests also need
 # matplotlib, and the examples xarray and h5netcdf, and fail (not skip) without them: they are
 # Debian dependencies (.ci/install-deps).
 #
@@ -64,50 +64,50 @@ set_tests_properties(scripts_make_sweep_file PROPERTIES
   FIXTURES_REQUIRED scripts_workdir FIXTURES_SETUP scripts_sweep_file)
 
 add_test(NAME scripts_sweep_file_layout
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_sweep_file.py
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_sweep_file.py
                  ${_scripts_work}/sweep.h5 --sizes ${_sweep_sizes} --batches ${_sweep_batches}
                  --backends cpu --precisions single --repeats ${_sweep_repeats})
 set_tests_properties(scripts_sweep_file_layout PROPERTIES FIXTURES_REQUIRED scripts_sweep_file)
 
 add_test(NAME scripts_plot_psf
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_plot.py
                  ${_scripts_root}/docs/plot_psf.py ${_scripts_work}/focus.h5
                  ${_scripts_work}/focus.png)
 set_tests_properties(scripts_plot_psf PROPERTIES FIXTURES_REQUIRED scripts_run_file)
 
 add_test(NAME scripts_plot_psf_one_frame
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_plot.py
                  ${_scripts_root}/docs/plot_psf.py ${_scripts_work}/focus.h5
                  ${_scripts_work}/focus_frame1.png --frame 1)
 set_tests_properties(scripts_plot_psf_one_frame PROPERTIES FIXTURES_REQUIRED scripts_run_file)
 
 add_test(NAME scripts_plot_psf_terms
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py --expect Z11=
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_plot.py --expect Z11=
                  ${_scripts_root}/docs/plot_psf.py ${_scripts_work}/terms.h5
                  ${_scripts_work}/terms.png)
 set_tests_properties(scripts_plot_psf_terms PROPERTIES FIXTURES_REQUIRED scripts_terms_file)
 
 add_test(NAME scripts_plot_psf_photons
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_plot.py
                  --expect photo-electrons --reject Strehl --reject normalization
                  ${_scripts_root}/docs/plot_psf.py ${_scripts_work}/photons.h5
                  ${_scripts_work}/photons.png)
 set_tests_properties(scripts_plot_psf_photons PROPERTIES FIXTURES_REQUIRED scripts_photons_file)
 
 add_test(NAME scripts_plot_sweep
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_plot.py
                  ${_scripts_root}/docs/plot_sweep.py ${_scripts_work}/sweep.h5
                  ${_scripts_work}/sweep.png)
 set_tests_properties(scripts_plot_sweep PROPERTIES FIXTURES_REQUIRED scripts_sweep_file)
 
 add_test(NAME scripts_plot_metrics
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py --reject against
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_plot.py --reject against
                  ${_scripts_root}/docs/plot_metrics.py ${_scripts_work}/metrics.h5
                  ${_scripts_work}/metrics.png)
 set_tests_properties(scripts_plot_metrics PROPERTIES FIXTURES_REQUIRED scripts_metrics_file)
 
 add_test(NAME scripts_plot_metrics_vary
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py --expect "strehl against Z4"
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_plot.py --expect "strehl against Z4"
                  --expect "fwhm against Z4" --reject median
                  ${_scripts_root}/docs/plot_metrics.py ${_scripts_work}/vary_metrics.h5
                  ${_scripts_work}/vary_metrics.png)
@@ -115,7 +115,7 @@ set_tests_properties(scripts_plot_metrics_vary PROPERTIES
   FIXTURES_REQUIRED scripts_vary_metrics_file)
 
 add_test(NAME scripts_plot_metrics_one_panel
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot.py --expect median
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_plot.py --expect median
                  ${_scripts_root}/docs/plot_metrics.py ${_scripts_work}/strehl.h5
                  ${_scripts_work}/strehl.png)
 set_tests_properties(scripts_plot_metrics_one_panel PROPERTIES
@@ -123,18 +123,18 @@ set_tests_properties(scripts_plot_metrics_one_panel PROPERTIES
 
 # docs/output.md's Python examples, run as written on files psfsim makes (xarray included).
 add_test(NAME scripts_doc_examples
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_doc_examples.py
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_doc_examples.py
                  $<TARGET_FILE:psfsim> ${_scripts_root}/docs/output.md
                  ${_scripts_work}/doc_examples)
 set_tests_properties(scripts_doc_examples PROPERTIES FIXTURES_REQUIRED scripts_workdir)
 
 add_test(NAME scripts_quiet
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_quiet.py $<TARGET_FILE:psfsim>
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_quiet.py $<TARGET_FILE:psfsim>
                  ${_scripts_work}/quiet)
 set_tests_properties(scripts_quiet PROPERTIES FIXTURES_REQUIRED scripts_workdir)
 
 add_test(NAME scripts_plot_errors
-         COMMAND ${PSFSIM_PYTHON} ${_scripts_drivers}/check_plot_errors.py
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_plot_errors.py
                  ${_scripts_root}/docs/plot_psf.py ${_scripts_root}/docs/plot_sweep.py
                  ${_scripts_root}/docs/plot_metrics.py ${_scripts_work}/errors)
 set_tests_properties(scripts_plot_errors PROPERTIES FIXTURES_REQUIRED scripts_workdir)

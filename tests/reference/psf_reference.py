@@ -10,7 +10,7 @@ try:
     import numpy as np
 except ImportError:
     sys.exit(f"psf_reference.py: NumPy is not importable by {sys.executable}; "
-             "install python3-numpy (Debian) or point PSFSIM_PYTHON at a Python that has it")
+             "install python3-numpy (Debian) or point PSFSIM_PYTHON_EXECUTABLE at a Python that has it")
 
 
 def noll_to_nm(j):

@@ -27,7 +27,7 @@ try:
     import matplotlib.text
 except ImportError:
     sys.exit(f"FAIL: matplotlib is not importable by {sys.executable}; install "
-             "python3-matplotlib (Debian) or configure with -DPSFSIM_PYTHON=/path/to/python3")
+             "python3-matplotlib (Debian) or configure with -DPSFSIM_PYTHON_EXECUTABLE=/path/to/python3")
 
 drawn = []  # (text, window extent, canvas width, canvas height) of the latest figure draw
 figure_draw, text_draw = matplotlib.figure.Figure.draw, matplotlib.text.Text.draw
