@@ -71,19 +71,30 @@ std::vector<InputFile> run_inputs(const RunSpec& spec,
   return inputs;
 }
 
-void execute_run(RunSpec spec, const std::string& command_line,
-                 const std::vector<std::string>& config_files) {
+std::unique_ptr<PsfRun> write_run_file(RunSpec spec, const std::string& command_line,
+                                       const std::vector<std::string>& config_files,
+                                       bool show_progress, const PsfRun::Progress& after_chunk,
+                                       TimingLog& log) {
   // The path first: nothing is planned or computed for a file that cannot be written.
   PsfFileWriter file(spec.output, spec.force, command_line, run_inputs(spec, config_files));
   const std::size_t total = batch_size(spec) * static_cast<std::size_t>(spec.repeat);
-  const bool quiet = spec.quiet;
-  // A batch can hold millions of frames: the run is not copied, and not destroyed (below).
   auto run = std::make_unique<PsfRun>(std::move(spec), builtin_backends());
-  ProgressBar progress(total, !quiet);
-  const TimingLog log =
-      run->execute(file, [&progress](std::size_t done, std::size_t) { progress.update(done); });
+  ProgressBar progress(total, show_progress);
+  log = run->execute(file, [&](std::size_t done, std::size_t all) {
+    progress.update(done);
+    if (after_chunk) after_chunk(done, all);
+  });
   progress.finish();
   remove_other_rank_files(run->spec().output, 0);  // an earlier mpirun's, now replaced
+  return run;
+}
+
+void execute_run(RunSpec spec, const std::string& command_line,
+                 const std::vector<std::string>& config_files) {
+  const bool quiet = spec.quiet;
+  TimingLog log;
+  // A batch can hold millions of frames: the run is not copied, and not destroyed (below).
+  auto run = write_run_file(std::move(spec), command_line, config_files, !quiet, {}, log);
   if (!quiet) print_summary(*run, log);  // --quiet: errors and warnings only (docs/cli.md)
   // The file is committed and main() ends the process next: a million frames' terms and the
   // device's buffers are the kernel's to free, which spares the exit their destructors

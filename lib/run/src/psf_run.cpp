@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <future>
 #include <mutex>
 
@@ -158,6 +159,14 @@ void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
                          " precision): nothing was written");
 }
 
+void PsfRun::prepare_detector(Backend& backend) {
+  if (detector_ready_ || !detector_ || !detector_->needs_peak_reference()) return;
+  AberrationPolynomial flat = compile_phase(Aberration{}, degree_);
+  flat.batch_index = -1;  // aberration-free: no OPD map either
+  detector_->set_peak_reference(backend.compute(std::span(&flat, 1)).data);
+  detector_ready_ = true;
+}
+
 void PsfRun::warm_up(int calls) {
   const std::size_t count =
       std::min<std::size_t>(terms_.size(), static_cast<std::size_t>(max_batch_));
@@ -183,11 +192,7 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   log.threads = backend.threads();
   log.plan = backend.plan_seconds();
   log.fused = backend.fused_stages();
-  if (detector_ && detector_->needs_peak_reference()) {
-    AberrationPolynomial flat = compile_phase(Aberration{}, degree_);
-    flat.batch_index = -1;  // aberration-free: no OPD map either
-    detector_->set_peak_reference(backend.compute(std::span(&flat, 1)).data);
-  }
+  prepare_detector(backend);
 
   // Call c + 1 is submitted before call c's block is taken, so that a device never waits
   // for the host between calls. Block c is written while call c + 1 is computed; its write
@@ -247,6 +252,71 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   log.write = write_seconds;
   sink.close(log);
   return log;
+}
+
+void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* metrics,
+                     std::size_t noise_first, const Progress& after_call) {
+  const std::size_t count = terms.size();
+  if (count == 0) return;
+  Backend& backend = this->backend();
+  prepare_detector(backend);
+  int degree = degree_;
+  for (const Aberration& t : terms) degree = std::max(degree, required_degree(t));
+  const std::size_t chunk = static_cast<std::size_t>(max_batch_);
+  const std::size_t calls = (count + chunk - 1) / chunk;
+  const std::size_t frame_bytes = static_cast<std::size_t>(geometry_.frame) * geometry_.frame *
+                                  bytes_per_real(spec_.precision);
+  const std::size_t per_frame = backend.plan().metrics.values_per_frame;
+  // Call c's polynomials live in slot c % 2 until its finish(): call c + 1 is submitted first.
+  std::vector<AberrationPolynomial> slots[2];
+  const auto submit = [&](std::size_t c) {
+    const std::size_t first = c * chunk;
+    std::vector<AberrationPolynomial>& phases = slots[c % 2];
+    phases.resize(std::min(chunk, count - first));
+    for (std::size_t i = 0; i < phases.size(); ++i) {
+      phases[i] = compile_phase(in_waves(terms[first + i]), degree);
+      phases[i].batch_index = static_cast<long long>(first + i);
+    }
+    backend.submit(phases);
+  };
+  std::size_t in_flight = 0;
+  try {
+    submit(0);
+    in_flight = 1;
+    for (std::size_t c = 0; c < calls; ++c) {
+      if (c + 1 < calls) {
+        submit(c + 1);
+        ++in_flight;
+      }
+      --in_flight;  // a finish() that throws has ended its call
+      const FrameBlock block = backend.finish();
+      const std::size_t first = c * chunk;
+      const std::size_t n = std::min(chunk, count - first);
+      if (block.frames != n)
+        throw RuntimeFailure(backend_name_ + " backend returned " + std::to_string(block.frames) +
+                             " frames for " + std::to_string(n));
+      if (frames != nullptr) {
+        FrameBlock stored = block;
+        if (detector_) stored.data = detector_->process(block.data, n, noise_first + first, 0);
+        require_finite(first, stored);
+        std::memcpy(static_cast<unsigned char*>(frames) + first * frame_bytes, stored.data,
+                    n * frame_bytes);
+      }
+      if (metrics != nullptr && per_frame > 0) {
+        if (block.metrics == nullptr)
+          throw RuntimeFailure(backend_name_ + " backend returned no metrics");
+        std::copy_n(block.metrics, n * per_frame, metrics + first * per_frame);
+      }
+      if (after_call) after_call(first + n, count);
+    }
+  } catch (...) {
+    // The device may still write into the backend's buffers: nothing leaves before it is done.
+    for (; in_flight > 0; --in_flight) try {
+        (void)backend.finish();
+      } catch (...) {  // the first failure is the one to report
+      }
+    throw;
+  }
 }
 
 }  // namespace psfsim

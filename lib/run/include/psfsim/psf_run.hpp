@@ -55,6 +55,19 @@ class PsfRun {
   // sink. Closes the sink and returns the log it was given.
   TimingLog execute(FrameSink& sink, const Progress& progress = {});
 
+  // For a caller that keeps the run and its plan across calls (the Python module): computes
+  // one frame per entry of `terms` (in the run's --aberration-units, Zernike terms already
+  // Noll's) in backend calls of at most max_batch() frames, pipelined as execute() pipelines
+  // them. Frame f's K*K reals go to `frames` + f*K*K (nullptr: frames not kept) and its
+  // metrics to `metrics` + f * plan().metrics.values_per_frame (nullptr: none kept). Frame f
+  // takes the per-frame pupil maps of batch index f and the detector noise of frame
+  // `noise_first` + f. `after_call` runs after each call with the frames done; it may throw
+  // to stop, and the call already submitted is finished before the exception leaves.
+  void compute(std::span<const Aberration> terms, void* frames, double* metrics,
+               std::size_t noise_first, const Progress& after_call = {});
+  // Frames per backend call, as the plan was made for.
+  [[nodiscard]] int max_batch() const noexcept { return max_batch_; }
+
  private:
   // The chunk's phases, compiled now or found compiled (by compile_ahead, or held from an
   // earlier repeat).
@@ -66,6 +79,8 @@ class PsfRun {
   [[nodiscard]] Aberration in_waves(Aberration terms) const;
   // Throws RuntimeFailure naming the first frame of the block with a NaN or infinity.
   void require_finite(std::size_t first, const FrameBlock& block);
+  // The detector's peak reference, once per run, when its normalization needs one.
+  void prepare_detector(Backend& backend);
 
   RunSpec spec_;
   AberrationBatch terms_{spec_};  // the frames' terms, chunk by chunk (for compile)
@@ -77,6 +92,7 @@ class PsfRun {
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<DetectorStage> detector_;  // oversampling, jitter or photon noise
   int degree_ = 0;                           // common phase-table degree of all frames
+  bool detector_ready_ = false;
   struct CompiledChunk {
     std::vector<AberrationPolynomial> phases;
     std::size_t first = 0;
