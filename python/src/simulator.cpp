@@ -1,0 +1,142 @@
+#include "simulator.hpp"
+
+#include "psfsim/aberration_batch.hpp"
+#include "psfsim/aberration_sources.hpp"
+#include "psfsim/builtin_backends.hpp"
+#include "psfsim/errors.hpp"
+#include "psfsim/option_table.hpp"
+
+namespace psfsim::python {
+namespace {
+
+// "--zernike=4,0.1" and "--quiet" name the options zernike and quiet.
+Option option_of(const std::string& word) {
+  const std::size_t end = word.find('=');
+  const std::string name = word.substr(2, end == std::string::npos ? end : end - 2);
+  const OptionInfo* info = find_option(Command::run, name);
+  if (word.rfind("--", 0) != 0 || info == nullptr)
+    throw std::logic_error("not an option of psfsim run: " + word);
+  return info->id;
+}
+
+bool defines_batch(const RunSpec& spec) {
+  return !spec.vary.empty() || !spec.random.empty() || !spec.frames_file.empty() ||
+         batch_size(spec) > 1;
+}
+
+std::vector<Aberration> frames_of(const RunSpec& spec) {
+  if (!spec.drawn) return spec.frames;
+  AberrationBatch batch(spec);
+  const std::size_t count = batch.size();
+  batch.prepare(0, count);
+  std::vector<Aberration> frames(count);
+  for (std::size_t f = 0; f < count; ++f) frames[f] = batch.frame(f);
+  return frames;
+}
+
+}  // namespace
+
+bool is_phase_option(Option id) noexcept {
+  switch (id) {
+    case Option::zernike:
+    case Option::seidel:
+    case Option::vary:
+    case Option::random:
+    case Option::frames: return true;
+    default: return false;
+  }
+}
+
+Simulator::Simulator(const std::vector<std::string>& arguments, const std::string& config)
+    : config_(config) {
+  for (const std::string& word : arguments)
+    (is_phase_option(option_of(word)) ? phase_arguments_ : arguments_).push_back(word);
+  spec_ = parse_run(arguments, config).spec;
+  makes_batch_ = defines_batch(spec_);
+  columns_ = psfsim::metric_columns(spec_.metrics);
+  if (!spec_.metrics.stores_metrics()) columns_.clear();
+  for (const MetricColumn& c : columns_) metric_values_ += c.width;
+  plan_for(batch_size(spec_));
+  frame_edge_ = run_->geometry().frame;
+  backend_name_ = builtin_backends().select(spec_.backend).name;
+}
+
+std::string Simulator::device_name() {
+  const std::lock_guard lock(mutex_);
+  return run_->backend().device_name();
+}
+
+void Simulator::plan_for(std::size_t batch) {
+  if (run_ && batch <= planned_batch_) return;
+  RunSpec spec = spec_;
+  if (run_) {
+    // Only the batch's size matters to the plan; each call brings its own terms.
+    spec.drawn.reset();
+    spec.frames.assign(batch, Aberration{});
+  }
+  try {
+    run_ = std::make_unique<PsfRun>(std::move(spec), builtin_backends());
+    planned_batch_ = batch;
+  } catch (const InputError&) {
+    if (!run_) throw;  // a stack of pupil maps fixes the batch: the plan stays as it is
+    planned_batch_ = SIZE_MAX;
+  }
+}
+
+std::vector<Aberration> Simulator::own_frames() const { return frames_of(spec_); }
+
+std::vector<Aberration> Simulator::frames_with(const std::vector<std::string>& phase_arguments,
+                                              bool& batch) const {
+  for (const std::string& word : phase_arguments)
+    if (!is_phase_option(option_of(word)))
+      throw std::logic_error("not a phase option: " + word);
+  std::vector<std::string> arguments = arguments_;
+  arguments.insert(arguments.end(), phase_arguments.begin(), phase_arguments.end());
+  const RunSpec spec = parse_run(arguments, config_).spec;
+  batch = defines_batch(spec);
+  return frames_of(spec);
+}
+
+Aberration Simulator::frame_with_terms(const std::vector<std::string>& zernike,
+                                       const std::vector<std::string>& seidel) const {
+  Aberration written;
+  for (const std::string& t : seidel)
+    written.seidel.push_back(parse_seidel(t, keyword(Option::seidel)));
+  for (const std::string& t : zernike)
+    written.zernike.push_back(parse_zernike(t, keyword(Option::zernike), spec_.zernike.order));
+  return to_noll(written, spec_.zernike);
+}
+
+std::vector<Aberration> Simulator::frames_from_table(const double* values, std::size_t rows,
+                                                     std::size_t row_stride,
+                                                     std::size_t column_stride,
+                                                     const std::vector<std::string>& names) const {
+  std::vector<TermId> ids;
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    ids.push_back(parse_term_id(names[j], "terms", spec_.zernike));
+    for (std::size_t k = 0; k < j; ++k)
+      if (ids[k] == ids[j])
+        throw InputError("terms: '" + names[j] + "' names the same term as '" + names[k] + "'");
+  }
+  const Aberration base = to_noll(spec_.fixed_terms, spec_.zernike);
+  std::vector<Aberration> frames(rows, base);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t j = 0; j < ids.size(); ++j) {
+      const double v = values[r * row_stride + j * column_stride];
+      if (!std::isfinite(v))
+        throw InputError("coefficients: row " + std::to_string(r) + ", term " + names[j] +
+                         " is not finite");
+      set_term(frames[r], ids[j], v);
+    }
+  return frames;
+}
+
+void Simulator::compute(std::span<const Aberration> frames, void* out, double* metrics,
+                        const PsfRun::Progress& after_call) {
+  const std::lock_guard lock(mutex_);
+  plan_for(frames.size());
+  run_->compute(frames, out, metrics, noise_next_, after_call);
+  noise_next_ += frames.size();
+}
+
+}  // namespace psfsim::python
