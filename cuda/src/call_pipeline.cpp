@@ -20,13 +20,19 @@ CallPipeline<Real>::CallPipeline(const PsfPlan& plan, bool inline_tables)
       max_batch_(plan.max_batch),
       stores_frames_(plan.metrics.store_frames),
       has_metrics_(!plan.metrics.empty()),
+      frames_on_device_(plan.frames_on_device),
       allows_inline_tables_(inline_tables) {}
 
 template <typename Real>
 void CallPipeline<Real>::allocate_outputs(std::size_t frame_values, std::size_t metric_values) {
   for (int slot = 0; slot < call_slots && frame_values > 0; ++slot) {
-    at(host_frames_, slot) = PinnedBuffer<Real>(frame_values);
-    at(frames_view_, slot) = device_view(at(host_frames_, slot));
+    if (frames_on_device_) {
+      at(device_frames_, slot) = DeviceBuffer<Real>(frame_values);
+      at(frames_view_, slot) = at(device_frames_, slot).data();
+    } else {
+      at(host_frames_, slot) = PinnedBuffer<Real>(frame_values);
+      at(frames_view_, slot) = device_view(at(host_frames_, slot));
+    }
   }
   for (int slot = 0; slot < call_slots && metric_values > 0; ++slot) {
     at(host_metrics_, slot) = PinnedBuffer<double>(metric_values);
@@ -56,7 +62,7 @@ FrameBlock CallPipeline<Real>::finish(const CallSteps& steps) {
   double added = 0.0;
   const CallQueue::Call call = calls_.pop(backend_name, added);
   FrameBlock block;
-  block.data = stores_frames_ ? host_frames(call.slot) : nullptr;
+  block.data = stores_frames_ ? output_frames(call.slot) : nullptr;
   block.metrics = has_metrics_ ? at(host_metrics_, call.slot).data() : nullptr;
   block.frames = call.frames;
   block.times = steps.times(call.slot, static_cast<int>(call.frames));
@@ -95,8 +101,10 @@ void CallPipeline<Real>::issue_table_copy(const GraphKey& key) const {
 template <typename Real>
 void CallPipeline<Real>::issue_frame_copy(int slot, std::size_t offset, const Real* device_frames,
                                           std::size_t bytes, cudaStream_t stream) const {
-  PSFSIM_CUDA_CHECK(cudaMemcpyAsync(host_frames(slot) + offset, device_frames + offset, bytes,
-                                    cudaMemcpyDeviceToHost, stream));
+  PSFSIM_CUDA_CHECK(cudaMemcpyAsync(output_frames(slot) + offset, device_frames + offset, bytes,
+                                    frames_on_device_ ? cudaMemcpyDeviceToDevice
+                                                      : cudaMemcpyDeviceToHost,
+                                    stream));
 }
 
 // Lays the batch's tables out for the pupil kernel: in its launch parameters where the

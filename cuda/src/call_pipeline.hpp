@@ -59,7 +59,8 @@ class CallPipeline {
   // parameters (the cuFFT backend's kernel takes them so).
   CallPipeline(const PsfPlan& plan, bool inline_tables);
 
-  // Each slot's pinned output: `frame_values` reals and `metric_values` doubles (0: none).
+  // Each slot's output: `frame_values` reals, pinned (device memory with the plan's
+  // frames_on_device), and `metric_values` pinned doubles (0: none).
   void allocate_outputs(std::size_t frame_values, std::size_t metric_values);
   void set_maps(PupilMapBuffers maps) { maps_ = std::move(maps); }
 
@@ -93,12 +94,15 @@ class CallPipeline {
   // device, on stream().
   void issue_table_copy(const GraphKey& key) const;
 
-  // The slot's pinned output: host addresses, for copies; device views, for kernels that
-  // write it directly over the bus.
-  [[nodiscard]] Real* host_frames(int slot) const noexcept { return at(host_frames_, slot).data(); }
+  // The slot's output frames: where a block's data points (pinned host addresses, or device
+  // addresses with frames_on_device), for copies; and their device views, for kernels that
+  // write them directly (over the bus when pinned).
+  [[nodiscard]] Real* output_frames(int slot) const noexcept {
+    return frames_on_device_ ? at(device_frames_, slot).data() : at(host_frames_, slot).data();
+  }
   [[nodiscard]] Real* frames_view(int slot) const noexcept { return at(frames_view_, slot); }
   [[nodiscard]] double* metrics_view(int slot) const noexcept { return at(metrics_view_, slot); }
-  // `bytes` of device frames into the slot's pinned frames, `offset` values in on both sides.
+  // `bytes` of device frames into the slot's output frames, `offset` values in on both sides.
   void issue_frame_copy(int slot, std::size_t offset, const Real* device_frames, std::size_t bytes,
                         cudaStream_t stream) const;
 
@@ -119,6 +123,7 @@ class CallPipeline {
   int max_batch_;
   bool stores_frames_;
   bool has_metrics_;
+  bool frames_on_device_;
   bool allows_inline_tables_;
 
   // Released in reverse order: the queue's events and the graphs (emptied by stop()) first,
@@ -127,6 +132,7 @@ class CallPipeline {
   Stream copy_stream_;
   PupilMapBuffers maps_;
   std::array<PinnedBuffer<Real>, call_slots> host_frames_;
+  std::array<DeviceBuffer<Real>, call_slots> device_frames_;  // instead, with frames_on_device
   std::array<Real*, call_slots> frames_view_{};
   std::array<PinnedBuffer<double>, call_slots> host_metrics_;
   std::array<double*, call_slots> metrics_view_{};

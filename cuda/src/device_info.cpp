@@ -102,4 +102,13 @@ std::string open_device(const PsfPlan& plan) {
   return prop.name;
 }
 
+CurrentDeviceKept::CurrentDeviceKept() noexcept {
+  if (cudaGetDevice(&previous_) != cudaSuccess) previous_ = -1;
+  (void)cudaGetLastError();
+}
+
+CurrentDeviceKept::~CurrentDeviceKept() {
+  if (previous_ >= 0) (void)cudaSetDevice(previous_);
+}
+
 }  // namespace psfsim::cuda

@@ -17,4 +17,17 @@ namespace psfsim::cuda {
 [[nodiscard]] std::string open_device(const PsfPlan& plan);
 void select_device(int device);
 
+// Gives the calling thread back the current device it had, at the end of a scope that selects
+// another: a caller in the same process (CuPy, PyTorch on that thread) keeps its own.
+class CurrentDeviceKept {
+ public:
+  CurrentDeviceKept() noexcept;
+  CurrentDeviceKept(const CurrentDeviceKept&) = delete;
+  CurrentDeviceKept& operator=(const CurrentDeviceKept&) = delete;
+  ~CurrentDeviceKept();
+
+ private:
+  int previous_ = -1;
+};
+
 }  // namespace psfsim::cuda

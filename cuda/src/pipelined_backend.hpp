@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "call_pipeline.hpp"
+#include "device_info.hpp"
+#include "frame_memory.hpp"
 #include "psfsim/backend.hpp"
 
 namespace psfsim::cuda {
@@ -24,9 +26,20 @@ class PipelinedBackend : public Backend, protected CallSteps {
   // The phase tables are packed and the batch indices copied there.
   [[nodiscard]] bool copies_frames_at_submit() const override { return true; }
   void submit(std::span<const AberrationPolynomial> frames) override {
+    const CurrentDeviceKept kept;
     pipeline_.submit(frames, *this);
   }
-  [[nodiscard]] FrameBlock finish() override { return pipeline_.finish(*this); }
+  [[nodiscard]] FrameBlock finish() override {
+    const CurrentDeviceKept kept;
+    return pipeline_.finish(*this);
+  }
+
+  [[nodiscard]] std::shared_ptr<void> frame_memory(std::size_t bytes, int& device) const override {
+    device = plan_.device;
+    return pooled_frame_memory(plan_.device, bytes);
+  }
+  [[nodiscard]] MemoryCopy memory_copy() const override { return copy_memory; }
+  void wait_for_stream(std::uintptr_t stream) override { wait_for_caller_stream(stream); }
 
  protected:
   // `device_name`: from opening the plan's device, which must come before any CUDA object.

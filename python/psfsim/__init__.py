@@ -84,7 +84,7 @@ class Simulator:
         if self._result not in _RESULTS:
             raise InputError(f"result: '{self._result}' is not one of numpy, device")
         arguments, config = _split(dict(options), "psfsim.Simulator")
-        self._engine = _psfsim.Simulator(arguments, config)
+        self._engine = _psfsim.Simulator(arguments, config, self._result == "device")
         self._columns = list(self._engine.metric_columns)
 
     @property

@@ -1,7 +1,7 @@
 #include "frame_array.hpp"
 
-#include <cstdlib>
-#include <new>
+#include <pybind11/stl.h>
+
 
 namespace psfsim::python {
 namespace py = pybind11;
@@ -29,16 +29,12 @@ void delete_capsule(PyObject* capsule) {
 }  // namespace
 
 FrameArray::FrameArray(std::shared_ptr<void> data, DLDevice device, Precision precision,
-                       std::vector<std::int64_t> shape)
-    : data_(std::move(data)), device_(device), precision_(precision), shape_(std::move(shape)) {}
-
-std::shared_ptr<void> FrameArray::host_memory(std::size_t count, Precision precision) {
-  const std::size_t bytes = std::max<std::size_t>(64, (count * bytes_per_real(precision) + 63) /
-                                                          64 * 64);
-  void* p = std::aligned_alloc(64, bytes);
-  if (p == nullptr) throw std::bad_alloc();
-  return {p, std::free};
-}
+                       std::vector<std::int64_t> shape, Backend::MemoryCopy copy)
+    : data_(std::move(data)),
+      device_(device),
+      precision_(precision),
+      shape_(std::move(shape)),
+      copy_(copy) {}
 
 py::capsule FrameArray::dlpack(const py::object& /*stream*/) const {
   auto exported = std::make_unique<Exported>();
@@ -85,7 +81,14 @@ py::array FrameArray::numpy() const {
     const py::capsule base(hold, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
     return py::array(dtype, shape_, {}, data_.get(), base);
   }
-  throw std::logic_error("device frames have no copy to the host in this build");
+  py::array host(dtype, shape_);
+  const std::size_t bytes = static_cast<std::size_t>(host.nbytes());
+  void* to = host.mutable_data();
+  {
+    const py::gil_scoped_release release;
+    copy_(to, data_.get(), bytes);
+  }
+  return host;
 }
 
 void bind_frame_array(py::module_& module) {

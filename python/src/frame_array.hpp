@@ -11,17 +11,17 @@
 #include <memory>
 #include <vector>
 
+#include "psfsim/backend.hpp"
 #include "psfsim/enums.hpp"
 
 namespace psfsim::python {
 
 class FrameArray {
  public:
-  // `data` holds the frames and frees them when the last holder lets go.
+  // `data` holds the frames and frees them when the last holder lets go; `copy` copies them
+  // to the host (Backend::memory_copy).
   FrameArray(std::shared_ptr<void> data, DLDevice device, Precision precision,
-             std::vector<std::int64_t> shape);
-  // Host memory for `elements` reals of `precision`, 64-byte aligned.
-  static std::shared_ptr<void> host_memory(std::size_t elements, Precision precision);
+             std::vector<std::int64_t> shape, Backend::MemoryCopy copy);
 
   [[nodiscard]] void* data() const noexcept { return data_.get(); }
   [[nodiscard]] const std::vector<std::int64_t>& shape() const noexcept { return shape_; }
@@ -41,6 +41,7 @@ class FrameArray {
   DLDevice device_;
   Precision precision_;
   std::vector<std::int64_t> shape_;
+  Backend::MemoryCopy copy_;
 };
 
 // Registers the class on `module`.

@@ -59,51 +59,154 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
+// A DLPack tensor taken from a caller's `out`: its producer keeps the memory until the
+// deleter runs, after the call.
+struct TakenTensor {
+  DLManagedTensor* tensor = nullptr;
+  TakenTensor() = default;
+  TakenTensor(const TakenTensor&) = delete;
+  TakenTensor& operator=(const TakenTensor&) = delete;
+  ~TakenTensor() {
+    if (tensor != nullptr && tensor->deleter != nullptr) tensor->deleter(tensor);
+  }
+};
+
 // Where a call's frames go: a new NumPy array, a new FrameArray, or the caller's `out`.
 struct FrameTarget {
   py::object object;  // what the call returns as its frames (None when none are stored)
   void* data = nullptr;
+  std::unique_ptr<TakenTensor> taken;
 };
 
-FrameTarget frame_target(const Simulator& sim, std::size_t count, bool batch,
-                         const py::object& out, const std::string& result) {
+std::string type_name(const py::handle& o) {
+  return py::str(py::type::of(o).attr("__qualname__"));
+}
+
+void check_layout(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& want,
+                  bool dtype_ok, Precision precision, bool contiguous, const std::string& got_dtype) {
+  if (got != want)
+    throw InputError("out: shape " + shape_text(got) + " where the frames are " + shape_text(want));
+  if (!dtype_ok)
+    throw InputError("out: dtype " + got_dtype + " where the frames are " + dtype_name(precision) +
+                     " (precision=\"" + std::string(to_string(precision)) + "\")");
+  if (!contiguous) throw InputError("out: the array must be C-contiguous");
+}
+
+bool c_contiguous(const std::vector<std::int64_t>& shape, const py::handle& strides,
+                  std::size_t item) {
+  if (strides.is_none()) return true;
+  const auto s = strides.cast<std::vector<std::int64_t>>();
+  std::int64_t expected = static_cast<std::int64_t>(item);
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] != 1 && s[d] != expected) return false;
+    expected *= shape[d];
+  }
+  return true;
+}
+
+// `out` through __cuda_array_interface__ (version 2 or 3): its stream, where given, is waited
+// for before the frames are written.
+FrameTarget cuda_interface_target(Simulator& sim, const py::object& out,
+                                  const std::vector<std::int64_t>& shape) {
+  if (sim.site() != ComputeSite::device)
+    throw InputError("out: a CUDA array (" + type_name(out) + "), but the " + sim.backend_name() +
+                     " backend computes in host memory: pass a NumPy array");
+  const py::dict cai = out.attr("__cuda_array_interface__");
+  const auto got = cai["shape"].cast<std::vector<std::int64_t>>();
+  const std::string typestr = cai["typestr"].cast<std::string>();
+  const Precision p = sim.precision();
+  const bool dtype_ok = typestr == (p == Precision::single ? "<f4" : "<f8");
+  const py::object strides = cai.contains("strides") ? py::object(cai["strides"]) : py::none();
+  check_layout(got, shape, dtype_ok, p, c_contiguous(got, strides, bytes_per_real(p)), typestr);
+  const py::tuple data = cai["data"];
+  if (data[1].cast<bool>()) throw InputError("out: the array is read-only");
+  if (cai.contains("stream") && !cai["stream"].is_none())
+    sim.wait_for_stream(cai["stream"].cast<std::uintptr_t>());
+  return {out, reinterpret_cast<void*>(data[0].cast<std::uintptr_t>()), nullptr};
+}
+
+// `out` through __dlpack__: host tensors on any backend, CUDA tensors on the cuda backend.
+FrameTarget dlpack_target(Simulator& sim, const py::object& out,
+                          const std::vector<std::int64_t>& shape) {
+  const py::tuple where = out.attr("__dlpack_device__")();
+  const int type = where[0].cast<int>();
+  if (type != kDLCPU && !(type == kDLCUDA && sim.site() == ComputeSite::device))
+    throw InputError("out: a " + type_name(out) + " on DLPack device type " +
+                     std::to_string(type) + ", which the " + sim.backend_name() +
+                     " backend cannot write into");
+  py::object capsule;
+  if (type == kDLCUDA) {
+    // Stream 1, the legacy default stream, which the frames' last copy waits for.
+    try {
+      capsule = out.attr("__dlpack__")(py::arg("stream") = 1);
+    } catch (const py::error_already_set&) {
+      capsule = out.attr("__dlpack__")();
+    }
+  } else {
+    capsule = out.attr("__dlpack__")();
+  }
+  auto* tensor = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+  if (tensor == nullptr) throw py::error_already_set();
+  PyCapsule_SetName(capsule.ptr(), "used_dltensor");
+  auto taken = std::make_unique<TakenTensor>();
+  taken->tensor = tensor;
+  const DLTensor& t = tensor->dl_tensor;
+  const std::vector<std::int64_t> got(t.shape, t.shape + t.ndim);
+  const Precision p = sim.precision();
+  const bool dtype_ok = t.dtype.code == kDLFloat && t.dtype.lanes == 1 &&
+                        t.dtype.bits == 8 * bytes_per_real(p);
+  bool contiguous = true;
+  if (t.strides != nullptr) {
+    std::int64_t expected = 1;
+    for (int d = t.ndim; d-- > 0;) {
+      if (t.shape[d] != 1 && t.strides[d] != expected) contiguous = false;
+      expected *= t.shape[d];
+    }
+  }
+  check_layout(got, shape, dtype_ok, p, contiguous,
+               "float" + std::to_string(t.dtype.bits) + (t.dtype.code == kDLFloat ? "" : " (not a float)"));
+  void* data = static_cast<unsigned char*>(t.data) + t.byte_offset;
+  return {out, data, std::move(taken)};
+}
+
+FrameTarget frame_target(Simulator& sim, std::size_t count, bool batch, const py::object& out,
+                         const std::string& result) {
   if (!sim.stores_frames()) {
     if (!out.is_none())
       throw InputError("out: store=\"metrics\" computes no frames to write into it");
-    return {py::none(), nullptr};
+    return {py::none(), nullptr, nullptr};
   }
   const std::int64_t k = sim.frame_edge();
   std::vector<std::int64_t> shape{k, k};
   if (batch) shape.insert(shape.begin(), static_cast<std::int64_t>(count));
   const Precision precision = sim.precision();
   if (!out.is_none()) {
-    if (!py::isinstance<py::array>(out)) {
-      const std::string type = py::str(py::type::of(out).attr("__qualname__"));
-      throw InputError("out: the " + sim.backend_name() +
-                       " backend writes frames into a NumPy array, not a " + type);
+    if (py::isinstance<py::array>(out)) {
+      auto array = py::reinterpret_borrow<py::array>(out);
+      const std::vector<std::int64_t> got(array.shape(), array.shape() + array.ndim());
+      check_layout(got, shape, array.dtype().is(py::dtype(dtype_name(precision))), precision,
+                   (array.flags() & py::array::c_style) != 0, py::str(array.dtype()));
+      if (!array.writeable()) throw InputError("out: the array is read-only");
+      return {out, array.mutable_data(), nullptr};
     }
-    auto array = py::reinterpret_borrow<py::array>(out);
-    std::vector<std::int64_t> got(array.shape(), array.shape() + array.ndim());
-    if (got != shape)
-      throw InputError("out: shape " + shape_text(got) + " where the frames are " +
-                       shape_text(shape));
-    if (!array.dtype().is(py::dtype(dtype_name(precision))))
-      throw InputError("out: dtype " + std::string(py::str(array.dtype())) + " where the frames are " +
-                       dtype_name(precision) + " (precision=\"" + std::string(to_string(precision)) + "\")");
-    if ((array.flags() & py::array::c_style) == 0)
-      throw InputError("out: the array must be C-contiguous");
-    if (!array.writeable()) throw InputError("out: the array is read-only");
-    return {out, array.mutable_data()};
+    if (py::hasattr(out, "__cuda_array_interface__")) return cuda_interface_target(sim, out, shape);
+    if (py::hasattr(out, "__dlpack__") && py::hasattr(out, "__dlpack_device__"))
+      return dlpack_target(sim, out, shape);
+    throw InputError("out: a " + type_name(out) +
+                     " is no array psfsim can write into (NumPy, or a CUDA array with "
+                     "__cuda_array_interface__ or __dlpack__)");
   }
-  const std::size_t elements = count * static_cast<std::size_t>(k * k);
+  const std::size_t bytes = count * static_cast<std::size_t>(k * k) * bytes_per_real(precision);
   if (result == "device") {
-    FrameArray frames(FrameArray::host_memory(elements, precision), DLDevice{kDLCPU, 0}, precision,
-                      shape);
-    void* data = frames.data();
-    return {py::cast(std::move(frames)), data};
+    int device = -1;
+    std::shared_ptr<void> memory = sim.frame_memory(bytes, device);
+    void* data = memory.get();
+    const DLDevice where = device < 0 ? DLDevice{kDLCPU, 0} : DLDevice{kDLCUDA, device};
+    FrameArray frames(std::move(memory), where, precision, shape, sim.memory_copy());
+    return {py::cast(std::move(frames)), data, nullptr};
   }
   py::array array(py::dtype(dtype_name(precision)), shape);
-  return {array, array.mutable_data()};
+  return {array, array.mutable_data(), nullptr};
 }
 
 // Computes `frames` and returns (frames, metrics, batch): metrics a (B, V) float64 array or
@@ -201,14 +304,17 @@ PYBIND11_MODULE(_psfsim, m) {
   bind_frame_array(m);
 
   py::class_<Simulator>(m, "Simulator")
-      .def(py::init<const std::vector<std::string>&, const std::string&>(),
-           py::arg("arguments"), py::arg("config"), py::call_guard<py::gil_scoped_release>())
+      .def(py::init<const std::vector<std::string>&, const std::string&, bool>(),
+           py::arg("arguments"), py::arg("config"), py::arg("keep_on_device"),
+           py::call_guard<py::gil_scoped_release>())
       .def_property_readonly("frame_edge", &Simulator::frame_edge)
       .def_property_readonly("precision",
                              [](const Simulator& s) { return std::string(to_string(s.precision())); })
       .def_property_readonly("stores_frames", &Simulator::stores_frames)
       .def_property_readonly("makes_batch", &Simulator::options_make_batch)
       .def_property_readonly("backend", &Simulator::backend_name)
+      .def_property_readonly("on_device",
+                             [](const Simulator& s) { return s.spec().frames_on_device; })
       .def_property_readonly("device", &Simulator::device_name,
                              py::call_guard<py::gil_scoped_release>())
       .def_property_readonly("batch_size", [](const Simulator& s) { return batch_size(s.spec()); })

@@ -47,18 +47,37 @@ bool is_phase_option(Option id) noexcept {
   }
 }
 
-Simulator::Simulator(const std::vector<std::string>& arguments, const std::string& config)
+Simulator::Simulator(const std::vector<std::string>& arguments, const std::string& config,
+                     bool keep_on_device)
     : config_(config) {
   for (const std::string& word : arguments)
     (is_phase_option(option_of(word)) ? phase_arguments_ : arguments_).push_back(word);
   spec_ = parse_run(arguments, config).spec;
+  const BackendEntry& entry = builtin_backends().select(spec_.backend);
+  backend_name_ = entry.name;
+  site_ = entry.site;
+  spec_.frames_on_device = keep_on_device && site_ == ComputeSite::device;
   makes_batch_ = defines_batch(spec_);
   columns_ = psfsim::metric_columns(spec_.metrics);
   if (!spec_.metrics.stores_metrics()) columns_.clear();
   for (const MetricColumn& c : columns_) metric_values_ += c.width;
   plan_for(batch_size(spec_));
   frame_edge_ = run_->geometry().frame;
-  backend_name_ = builtin_backends().select(spec_.backend).name;
+}
+
+std::shared_ptr<void> Simulator::frame_memory(std::size_t bytes, int& device) {
+  const std::lock_guard lock(mutex_);
+  return run_->backend().frame_memory(bytes, device);
+}
+
+Backend::MemoryCopy Simulator::memory_copy() {
+  const std::lock_guard lock(mutex_);
+  return run_->backend().memory_copy();
+}
+
+void Simulator::wait_for_stream(std::uintptr_t stream) {
+  const std::lock_guard lock(mutex_);
+  run_->backend().wait_for_stream(stream);
 }
 
 std::string Simulator::device_name() {
@@ -75,7 +94,10 @@ void Simulator::plan_for(std::size_t batch) {
     spec.frames.assign(batch, Aberration{});
   }
   try {
-    run_ = std::make_unique<PsfRun>(std::move(spec), builtin_backends());
+    auto run = std::make_unique<PsfRun>(std::move(spec), builtin_backends());
+    // The plan is made here, not at the first call: a device that cannot start fails now.
+    (void)run->backend();
+    run_ = std::move(run);
     planned_batch_ = batch;
   } catch (const InputError&) {
     if (!run_) throw;  // a stack of pupil maps fixes the batch: the plan stays as it is

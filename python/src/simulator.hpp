@@ -21,8 +21,10 @@ namespace psfsim::python {
 
 class Simulator {
  public:
-  // `arguments` and `config` as parse_run takes them.
-  Simulator(const std::vector<std::string>& arguments, const std::string& config);
+  // `arguments` and `config` as parse_run takes them. `keep_on_device`: a device backend
+  // leaves the frames in its memory (PsfPlan::frames_on_device), for result="device".
+  Simulator(const std::vector<std::string>& arguments, const std::string& config,
+            bool keep_on_device);
 
   [[nodiscard]] const RunSpec& spec() const noexcept { return spec_; }
   [[nodiscard]] int frame_edge() const noexcept { return frame_edge_; }  // K
@@ -38,6 +40,13 @@ class Simulator {
   [[nodiscard]] bool options_make_batch() const noexcept { return makes_batch_; }
   [[nodiscard]] std::string backend_name() const { return backend_name_; }
   [[nodiscard]] std::string device_name();
+  // Where the backend computes: ComputeSite::device for a GPU.
+  [[nodiscard]] ComputeSite site() const noexcept { return site_; }
+  // The backend's memory for `bytes` of frames (`device`: its CUDA ordinal, -1 for host), its
+  // copy between that memory and the host's, and its wait for a caller's stream.
+  [[nodiscard]] std::shared_ptr<void> frame_memory(std::size_t bytes, int& device);
+  [[nodiscard]] Backend::MemoryCopy memory_copy();
+  void wait_for_stream(std::uintptr_t stream);
 
   // The frames of the Simulator's own options.
   [[nodiscard]] std::vector<Aberration> own_frames() const;
@@ -76,6 +85,7 @@ class Simulator {
   int frame_edge_ = 0;
   bool makes_batch_ = false;
   std::string backend_name_;
+  ComputeSite site_ = ComputeSite::host;
   std::unique_ptr<PsfRun> run_;
   std::size_t planned_batch_ = 0;  // the batch run_'s plan was made for
   std::size_t noise_next_ = 0;     // the detector-noise index of the next frame

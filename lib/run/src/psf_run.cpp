@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <future>
 #include <mutex>
 
@@ -267,6 +266,7 @@ void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* me
   const std::size_t frame_bytes = static_cast<std::size_t>(geometry_.frame) * geometry_.frame *
                                   bytes_per_real(spec_.precision);
   const std::size_t per_frame = backend.plan().metrics.values_per_frame;
+  const Backend::MemoryCopy copy = backend.memory_copy();
   // Call c's polynomials live in slot c % 2 until its finish(): call c + 1 is submitted first.
   std::vector<AberrationPolynomial> slots[2];
   const auto submit = [&](std::size_t c) {
@@ -298,9 +298,10 @@ void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* me
       if (frames != nullptr) {
         FrameBlock stored = block;
         if (detector_) stored.data = detector_->process(block.data, n, noise_first + first, 0);
-        require_finite(first, stored);
-        std::memcpy(static_cast<unsigned char*>(frames) + first * frame_bytes, stored.data,
-                    n * frame_bytes);
+        // Frames on a device are not read by the host: that they stay there is the point.
+        if (!spec_.frames_on_device) require_finite(first, stored);
+        copy(static_cast<unsigned char*>(frames) + first * frame_bytes, stored.data,
+             n * frame_bytes);
       }
       if (metrics != nullptr && per_frame > 0) {
         if (block.metrics == nullptr)

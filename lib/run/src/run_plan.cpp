@@ -111,6 +111,10 @@ void validate(const RunSpec& spec) {
       if (!(std::isfinite(t.waves) && t.j >= 1))
         throw InputError(flag(Option::zernike) + " " + to_string(t) + ": out of range");
   }
+  require(!spec.frames_on_device || !g.detector_stage(spec.optics),
+          "frames kept on the device cannot pass the detector stage (" +
+              flag(Option::oversample) + ", " + flag(Option::jitter) + ", " +
+              flag(Option::photons) + "), which runs on the host");
   check_computable(spec, g);
 }
 
@@ -161,6 +165,7 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   p.fft_effort = spec.fft_effort;
   p.run_frames = batch_size(spec) * static_cast<std::size_t>(std::max(1, spec.repeat));
   p.stage_timing = spec.stage_timing;
+  p.frames_on_device = spec.frames_on_device;
   PupilMapUse use;
   use.precision = spec.precision;
   use.shortest_wavelength_m = shortest_wavelength(g);

@@ -47,6 +47,9 @@ struct PsfPlan {
   // GPU: time pupil, fft, intensity and transfer separately even where events between the
   // stages cost as much as the stages (small sizes); the default fuses them for speed.
   bool stage_timing = false;
+  // GPU: the frames stay in the device's memory (FrameBlock::data is a device address), for a
+  // caller that keeps them there (the Python module's result="device"); host memory otherwise.
+  bool frames_on_device = false;
   // docs/spec.md §7's per-frame metrics, computed in the same call as the frames; with
   // metrics.store_frames false no frame need leave the backend.
   MetricsPlan metrics;

@@ -56,6 +56,9 @@ struct RunSpec {
   std::string compression = "none";  // of /psf: parse_compression's syntax
   int chunk_frames = 0;       // frames per compute call; 0: at most 16 MiB of output, 4096 frames
   bool stage_timing = false;  // GPU: per-stage events even where they cost time
+  // Frames left where a device backend computes them (PsfPlan::frames_on_device): set by an
+  // in-process caller (the Python module), never by an option.
+  bool frames_on_device = false;
   OpticsSpec optics;          // physical units, spectrum, propagation, detector (docs/spec.md §6)
   ApertureSpec aperture;      // spiders, hexagons, pupil maps (docs/spec.md §7)
   ZernikeConvention zernike;  // --zernike-order, --zernike-norm (docs/spec.md §7)

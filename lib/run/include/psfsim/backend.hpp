@@ -4,6 +4,8 @@
 // from phase polynomials to intensity frames in host memory, so that it is free to fuse it.
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,6 +45,19 @@ class Backend {
   // /timings/plan records them: FFTW's planner with its wisdom file, the MFT's matrices,
   // cuFFT's plans and their device buffers; 0 where there are none.
   [[nodiscard]] virtual double plan_seconds() const { return 0.0; }
+
+  // Memory for frames kept where this backend computes them (PsfPlan::frames_on_device),
+  // freed with its last holder: device memory of the plan's device on a GPU (`device` set to
+  // its CUDA ordinal), host memory elsewhere (`device` set to -1).
+  [[nodiscard]] virtual std::shared_ptr<void> frame_memory(std::size_t bytes, int& device) const;
+  // Copies `bytes` between host memory and this backend's memory in any direction; the copy
+  // is complete on return. A plain function, so that it outlives the backend.
+  using MemoryCopy = void (*)(void* to, const void* from, std::size_t bytes);
+  [[nodiscard]] virtual MemoryCopy memory_copy() const;
+  // Makes the frames of later calls wait for the work queued so far on `stream`, a CUDA
+  // stream handle of the caller's (0: the legacy default stream), whose producer writes the
+  // memory the frames go to. Nothing to wait for on the host.
+  virtual void wait_for_stream(std::uintptr_t /*stream*/) {}
 
   // Computes one frame per polynomial (1 <= frames.size() <= plan().max_batch), with no call
   // submitted and not yet finished. The returned block stays valid until the second

@@ -59,7 +59,8 @@ class PsfRun {
   // one frame per entry of `terms` (in the run's --aberration-units, Zernike terms already
   // Noll's) in backend calls of at most max_batch() frames, pipelined as execute() pipelines
   // them. Frame f's K*K reals go to `frames` + f*K*K (nullptr: frames not kept) and its
-  // metrics to `metrics` + f * plan().metrics.values_per_frame (nullptr: none kept). Frame f
+  // metrics to `metrics` + f * plan().metrics.values_per_frame (nullptr: none kept); `frames`
+  // may be host memory or, with spec().frames_on_device, the backend's memory. Frame f
   // takes the per-frame pupil maps of batch index f and the detector noise of frame
   // `noise_first` + f. `after_call` runs after each call with the frames done; it may throw
   // to stop, and the call already submitted is finished before the exception leaves.

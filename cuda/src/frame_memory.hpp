@@ -1,0 +1,23 @@
+#pragma once
+// Memory for frames a caller keeps on the GPU (Backend::frame_memory, the Python module's
+// result="device"), and the copies between it and the host (Backend::memory_copy).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace psfsim::cuda {
+
+// `bytes` of device memory of `device`, from a memory pool of psfsim's own that keeps what it
+// was given (a call's allocation then costs no cudaMalloc); freed in the order of the legacy
+// default stream's work, after whatever a consumer queued there.
+[[nodiscard]] std::shared_ptr<void> pooled_frame_memory(int device, std::size_t bytes);
+
+// Any direction between host and device memory, complete on return. On the calling thread's
+// default stream, so after work its consumer queued on the legacy default stream.
+void copy_memory(void* to, const void* from, std::size_t bytes);
+
+// Blocks until the work queued so far on the caller's `stream` (0 or 1: the legacy default
+// stream, 2: the per-thread default stream) is done.
+void wait_for_caller_stream(std::uintptr_t stream);
+
+}  // namespace psfsim::cuda

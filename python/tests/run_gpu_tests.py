@@ -1,0 +1,19 @@
+"""CTest's python_module_gpu: the GPU tests under pytest where a CUDA device is usable, else
+exit 77, which CTest reports as skipped (a skip visible in its summary, not only in pytest's)."""
+import os
+import subprocess
+import sys
+
+import psfsim
+
+if "cuda" not in psfsim.backends():
+    print("SKIPPED: this build of psfsim has no CUDA backend")
+    sys.exit(77)
+try:
+    psfsim.Simulator(backend="cuda", samples=16)
+except psfsim.RuntimeFailure as e:
+    print(f"SKIPPED: no usable CUDA device: {e}")
+    sys.exit(77)
+here = os.path.dirname(os.path.abspath(__file__))
+sys.exit(subprocess.call([sys.executable, "-m", "pytest", "-q", "-rs",
+                          os.path.join(here, "test_gpu.py")]))

@@ -1,0 +1,102 @@
+"""Frames that stay on the GPU: CuPy, PyTorch and JAX take them without a copy (the same
+device address), out= fills their arrays in place, and the consumer's stream sees complete
+frames. Skipped without a usable CUDA device (every machine but the GPU machine)."""
+import numpy as np
+import pytest
+from conftest import psfsim, requires_gpu
+
+pytestmark = requires_gpu
+
+OPTIONS = dict(backend="cuda", samples=128, crop=64, precision="double")
+
+
+def reference(**phase):
+    return psfsim.psf(**dict(OPTIONS, backend="cpu"), **phase)
+
+
+def rel_l2(a, b):
+    a = np.asarray(a, np.float64)
+    return float(np.linalg.norm(a - b) / np.linalg.norm(b))
+
+
+def test_device_frames_agree_with_the_cpu():
+    sim = psfsim.Simulator(**OPTIONS, result="device")
+    frames = sim(zernike={4: 0.1, 11: 0.03})
+    assert frames.device == "cuda" and frames.__dlpack_device__()[0] == 2
+    assert rel_l2(frames.numpy(), reference(zernike={4: 0.1, 11: 0.03})) < 1e-10
+    host = psfsim.Simulator(**OPTIONS)(zernike={4: 0.1, 11: 0.03})
+    assert isinstance(host, np.ndarray)
+    assert rel_l2(host, reference(zernike={4: 0.1, 11: 0.03})) < 1e-10
+
+
+def test_cupy_takes_frames_without_a_copy():
+    cupy = pytest.importorskip("cupy")
+    frames = psfsim.Simulator(**OPTIONS, result="device").batch(np.zeros((8, 1)), ["Z4"])
+    pointer = frames.__cuda_array_interface__["data"][0]
+    a = cupy.from_dlpack(frames)
+    b = cupy.asarray(frames)  # through __cuda_array_interface__
+    assert a.data.ptr == pointer and b.data.ptr == pointer
+    assert a.shape == (8, 64, 64)
+    assert rel_l2(cupy.asnumpy(a[3]), reference()) < 1e-10
+
+
+def test_torch_takes_frames_without_a_copy_and_out_fills_a_tensor():
+    torch = pytest.importorskip("torch")
+    sim = psfsim.Simulator(**dict(OPTIONS, precision="single"), result="device")
+    frames = sim.batch(np.zeros((4, 1)), ["Z4"])
+    t = torch.from_dlpack(frames)
+    assert t.is_cuda and t.data_ptr() == frames.__cuda_array_interface__["data"][0]
+    out = torch.full((16, 64, 64), -1.0, device="cuda")  # queued on torch's stream
+    address = out.data_ptr()
+    coefficients = np.linspace(0, 0.2, 16)[:, None]
+    assert sim.batch(coefficients, ["Z4"], out=out) is out
+    assert out.data_ptr() == address
+    expected = psfsim.psf(**dict(OPTIONS, backend="cpu", precision="single"),
+                          vary="Z4,0,0.2,16")
+    assert rel_l2(out.cpu().numpy(), expected) < 1e-5
+
+
+def test_torch_side_stream_work_is_waited_for():
+    torch = pytest.importorskip("torch")
+    sim = psfsim.Simulator(**dict(OPTIONS, precision="single"))
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        out = torch.empty((32, 64, 64), device="cuda")
+        big = torch.randn(4096, 4096, device="cuda")
+        for _ in range(20):  # keeps the side stream busy while psfsim is called
+            big = big @ big.T / 4096
+        out.fill_(7.0)
+        sim.batch(np.zeros((32, 1)), ["Z4"], out=out)
+    torch.cuda.synchronize()
+    assert float(out.max()) < 1.5, "a fill queued before the call overwrote the frames"
+
+
+def test_jax_takes_frames_without_a_copy():
+    jax = pytest.importorskip("jax")
+    import jax.dlpack
+    frames = psfsim.Simulator(**OPTIONS, result="device").batch(np.zeros((2, 1)), ["Z4"])
+    pointer = frames.__cuda_array_interface__["data"][0]
+    a = jax.dlpack.from_dlpack(frames)
+    assert a.unsafe_buffer_pointer() == pointer
+    assert rel_l2(np.asarray(a[0]), reference()) < 1e-10
+
+
+def test_cupy_out_and_wrong_device_array():
+    cupy = pytest.importorskip("cupy")
+    sim = psfsim.Simulator(**OPTIONS)
+    out = cupy.zeros((64, 64), cupy.float64)
+    assert sim(out=out) is out
+    assert rel_l2(cupy.asnumpy(out), reference()) < 1e-10
+    with pytest.raises(psfsim.InputError, match="dtype"):
+        sim(out=cupy.zeros((64, 64), cupy.float32))
+    with pytest.raises(psfsim.InputError, match="cannot write into|host memory"):
+        psfsim.Simulator(**dict(OPTIONS, backend="cpu"))(out=out)
+
+
+def test_many_device_results_are_freed():
+    cupy = pytest.importorskip("cupy")
+    sim = psfsim.Simulator(**OPTIONS, result="device")
+    free_before = cupy.cuda.runtime.memGetInfo()[0]
+    for _ in range(2000):
+        sim()
+    assert free_before - cupy.cuda.runtime.memGetInfo()[0] < 256 << 20
