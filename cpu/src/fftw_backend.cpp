@@ -105,9 +105,17 @@ class FftwBackend final : public Backend {
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
   [[nodiscard]] int threads() const override { return threads_.workers * threads_.frame_threads; }
   [[nodiscard]] double plan_seconds() const override { return plan_seconds_; }
-  [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override;
+  [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override {
+    return compute_to(frames, nullptr);
+  }
+  [[nodiscard]] FrameBlock compute_into(std::span<const AberrationPolynomial> frames,
+                                        void* frames_out) override {
+    return compute_to(frames, static_cast<T*>(frames_out));
+  }
 
  private:
+  // Into `out`, or the backend's next output buffer when null.
+  [[nodiscard]] FrameBlock compute_to(std::span<const AberrationPolynomial> frames, T* out);
   void make_plans();
   // The column pass of an estimate: blocks of columns through ColumnBuffers.
   void buffered_columns(Workspace<T>& ws);
@@ -322,12 +330,12 @@ void FftwBackend<T>::compute_one(const AberrationPolynomial& phase, Workspace<T>
 }
 
 template <typename T>
-FrameBlock FftwBackend<T>::compute(std::span<const AberrationPolynomial> frames) {
+FrameBlock FftwBackend<T>::compute_to(std::span<const AberrationPolynomial> frames, T* out) {
   if (frames.empty() || frames.size() > static_cast<std::size_t>(plan_.max_batch))
     throw InputError("cpu backend: " + std::to_string(frames.size()) +
                      " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
   const auto start = Clock::now();
-  T* out = outputs_[next_output_].data();
+  if (out == nullptr) out = outputs_[next_output_].data();
   std::vector<double>& metric_rows = metric_outputs_[next_output_];
   next_output_ ^= 1;
   const std::size_t per_metrics = plan_.metrics.values_per_frame;

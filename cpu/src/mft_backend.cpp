@@ -67,9 +67,17 @@ class MftBackend final : public Backend {
   [[nodiscard]] const PsfPlan& plan() const override { return plan_; }
   [[nodiscard]] int threads() const override { return threads_; }
   [[nodiscard]] double plan_seconds() const override { return plan_seconds_; }
-  [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override;
+  [[nodiscard]] FrameBlock compute(std::span<const AberrationPolynomial> frames) override {
+    return compute_to(frames, nullptr);
+  }
+  [[nodiscard]] FrameBlock compute_into(std::span<const AberrationPolynomial> frames,
+                                        void* frames_out) override {
+    return compute_to(frames, static_cast<T*>(frames_out));
+  }
 
  private:
+  // Into `out`, or the backend's next output buffer when null.
+  [[nodiscard]] FrameBlock compute_to(std::span<const AberrationPolynomial> frames, T* out);
   using Complex = std::complex<T>;
   // Frames whose pupils are held at once: bounded memory for any batch.
   static constexpr int block_frames = 64;
@@ -118,12 +126,12 @@ MftBackend<T>::MftBackend(const PsfPlan& plan)
 }
 
 template <typename T>
-FrameBlock MftBackend<T>::compute(std::span<const AberrationPolynomial> frames) {
+FrameBlock MftBackend<T>::compute_to(std::span<const AberrationPolynomial> frames, T* out) {
   if (frames.empty() || frames.size() > static_cast<std::size_t>(plan_.max_batch))
     throw InputError("cpu backend: " + std::to_string(frames.size()) +
                      " frames given, the plan holds 1 to " + std::to_string(plan_.max_batch));
   const auto start = Clock::now();
-  std::vector<T>& out = outputs_[next_output_];
+  if (out == nullptr) out = outputs_[next_output_].data();
   std::vector<double>& metric_rows = metric_outputs_[next_output_];
   next_output_ ^= 1;
   const std::size_t per_metrics = plan_.metrics.values_per_frame;
@@ -135,7 +143,7 @@ FrameBlock MftBackend<T>::compute(std::span<const AberrationPolynomial> frames) 
 
   for (int first = 0; first < count; first += block_frames) {
     const int frames_here = std::min(block_frames, count - first);
-    T* dst = out.data() + static_cast<std::size_t>(first) * k2;
+    T* dst = out + static_cast<std::size_t>(first) * k2;
     for (std::size_t c = 0; c < plan_.channels.size(); ++c) {
       const SpectralChannel& channel = plan_.channels[c];
       auto t0 = Clock::now();
@@ -194,7 +202,7 @@ FrameBlock MftBackend<T>::compute(std::span<const AberrationPolynomial> frames) 
   }
 
   FrameBlock block;
-  block.data = out.data();
+  block.data = out;
   block.metrics = per_metrics > 0 ? metric_rows.data() : nullptr;
   block.frames = frames.size();
   block.times.add("pupil", pupil_seconds);

@@ -11,14 +11,23 @@
 namespace psfsim::cuda {
 namespace {
 
-// One pool per device, made on first use and kept for the process (frames may outlive every
-// backend). Its release threshold keeps freed memory for the next call.
-cudaMemPool_t frame_pool(int device) {
+// One pool and one copy stream per device, made on first use and kept for the process (frames
+// may outlive every backend). The pool's release threshold keeps freed memory for the next
+// call. The device must be current.
+struct DeviceResources {
+  cudaMemPool_t pool = nullptr;
+  cudaStream_t stream = nullptr;
+};
+
+DeviceResources& resources(int device) {
   static std::mutex mutex;
-  static std::vector<cudaMemPool_t> pools;
+  static std::vector<DeviceResources> all;
   const std::lock_guard lock(mutex);
-  if (pools.size() <= static_cast<std::size_t>(device)) pools.resize(device + 1, nullptr);
-  cudaMemPool_t& pool = pools[static_cast<std::size_t>(device)];
+  if (all.size() <= static_cast<std::size_t>(device)) all.resize(device + 1);
+  DeviceResources& r = all[static_cast<std::size_t>(device)];
+  if (r.stream == nullptr)
+    PSFSIM_CUDA_CHECK(cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
+  cudaMemPool_t& pool = r.pool;
   if (pool == nullptr) {
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
@@ -29,7 +38,7 @@ cudaMemPool_t frame_pool(int device) {
     std::uint64_t keep = UINT64_MAX;
     PSFSIM_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
   }
-  return pool;
+  return r;
 }
 
 }  // namespace
@@ -38,11 +47,10 @@ std::shared_ptr<void> pooled_frame_memory(int device, std::size_t bytes) {
   const CurrentDeviceKept kept;
   PSFSIM_CUDA_CHECK(cudaSetDevice(device));
   void* p = nullptr;
-  PSFSIM_CUDA_CHECK(
-      cudaMallocFromPoolAsync(&p, std::max<std::size_t>(bytes, 1), frame_pool(device),
-                              cudaStreamPerThread));
-  // Ready for any stream once the allocation is ordered: frames are written on other streams.
-  PSFSIM_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+  const DeviceResources& r = resources(device);
+  PSFSIM_CUDA_CHECK(cudaMallocFromPoolAsync(&p, std::max<std::size_t>(bytes, 1), r.pool, r.stream));
+  // No wait: the frames' copy into it comes later on the same stream (copy_memory), and a
+  // consumer reads it only after that copy's wait.
   return {p, [device](void* q) {
             // At exit or after a device error there is nothing better to do than leave it.
             const CurrentDeviceKept kept;
@@ -51,10 +59,13 @@ std::shared_ptr<void> pooled_frame_memory(int device, std::size_t bytes) {
           }};
 }
 
-void copy_memory(void* to, const void* from, std::size_t bytes) {
+void copy_memory(void* to, const void* from, std::size_t bytes, int device) {
   if (bytes == 0) return;
-  PSFSIM_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDefault, cudaStreamPerThread));
-  PSFSIM_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+  const CurrentDeviceKept kept;
+  PSFSIM_CUDA_CHECK(cudaSetDevice(device));
+  const cudaStream_t stream = resources(device).stream;
+  PSFSIM_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDefault, stream));
+  PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 void wait_for_caller_stream(std::uintptr_t stream) {

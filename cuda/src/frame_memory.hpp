@@ -8,13 +8,15 @@
 namespace psfsim::cuda {
 
 // `bytes` of device memory of `device`, from a memory pool of psfsim's own that keeps what it
-// was given (a call's allocation then costs no cudaMalloc); freed in the order of the legacy
-// default stream's work, after whatever a consumer queued there.
+// was given (a call's allocation then costs no cudaMalloc), ordered on psfsim's copy stream of
+// the device; freed in the order of the legacy default stream's work, after whatever a
+// consumer queued there.
 [[nodiscard]] std::shared_ptr<void> pooled_frame_memory(int device, std::size_t bytes);
 
-// Any direction between host and device memory, complete on return. On the calling thread's
-// default stream, so after work its consumer queued on the legacy default stream.
-void copy_memory(void* to, const void* from, std::size_t bytes);
+// Any direction between host memory and `device`'s, complete on return, on psfsim's copy
+// stream of the device: a non-blocking stream, which waits for no consumer's work (out=
+// waits for the consumer's stream first: wait_for_caller_stream).
+void copy_memory(void* to, const void* from, std::size_t bytes, int device);
 
 // Blocks until the work queued so far on the caller's `stream` (0 or 1: the legacy default
 // stream, 2: the per-thread default stream) is done.

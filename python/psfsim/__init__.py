@@ -86,6 +86,7 @@ class Simulator:
         arguments, config = _split(dict(options), "psfsim.Simulator")
         self._engine = _psfsim.Simulator(arguments, config, self._result == "device")
         self._columns = list(self._engine.metric_columns)
+        self._own = self._engine.own  # the call without phase options, looked up once
 
     @property
     def frame_shape(self) -> tuple[int, int]:
@@ -136,6 +137,9 @@ class Simulator:
         Keywords: ``zernike``, ``seidel``, ``vary``, ``random``, ``frames`` (as for
         :func:`psf`), ``out`` (an array to fill) and ``result`` ("numpy" or "device").
         """
+        if not phase:
+            frames = self._own(out, result or self._result)
+            return frames[0] if not self._columns else self._shape(frames)
         result = result or self._result
         for keyword in phase:
             if keyword not in _PHASE:

@@ -86,7 +86,7 @@ py::array FrameArray::numpy() const {
   void* to = host.mutable_data();
   {
     const py::gil_scoped_release release;
-    copy_(to, data_.get(), bytes);
+    copy_(to, data_.get(), bytes, device_.device_id);
   }
   return host;
 }

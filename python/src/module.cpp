@@ -76,6 +76,7 @@ struct FrameTarget {
   py::object object;  // what the call returns as its frames (None when none are stored)
   void* data = nullptr;
   std::unique_ptr<TakenTensor> taken;
+  bool on_device = false;  // `data` is device memory
 };
 
 std::string type_name(const py::handle& o) {
@@ -122,7 +123,7 @@ FrameTarget cuda_interface_target(Simulator& sim, const py::object& out,
   if (data[1].cast<bool>()) throw InputError("out: the array is read-only");
   if (cai.contains("stream") && !cai["stream"].is_none())
     sim.wait_for_stream(cai["stream"].cast<std::uintptr_t>());
-  return {out, reinterpret_cast<void*>(data[0].cast<std::uintptr_t>()), nullptr};
+  return {out, reinterpret_cast<void*>(data[0].cast<std::uintptr_t>()), nullptr, true};
 }
 
 // `out` through __dlpack__: host tensors on any backend, CUDA tensors on the cuda backend.
@@ -166,7 +167,9 @@ FrameTarget dlpack_target(Simulator& sim, const py::object& out,
   check_layout(got, shape, dtype_ok, p, contiguous,
                "float" + std::to_string(t.dtype.bits) + (t.dtype.code == kDLFloat ? "" : " (not a float)"));
   void* data = static_cast<unsigned char*>(t.data) + t.byte_offset;
-  return {out, data, std::move(taken)};
+  // The producer ordered its work before stream 1's: the frames wait for that stream.
+  if (type == kDLCUDA) sim.wait_for_stream(1);
+  return {out, data, std::move(taken), type == kDLCUDA};
 }
 
 FrameTarget frame_target(Simulator& sim, std::size_t count, bool batch, const py::object& out,
@@ -203,7 +206,7 @@ FrameTarget frame_target(Simulator& sim, std::size_t count, bool batch, const py
     void* data = memory.get();
     const DLDevice where = device < 0 ? DLDevice{kDLCPU, 0} : DLDevice{kDLCUDA, device};
     FrameArray frames(std::move(memory), where, precision, shape, sim.memory_copy());
-    return {py::cast(std::move(frames)), data, nullptr};
+    return {py::cast(std::move(frames)), data, nullptr, device >= 0};
   }
   py::array array(py::dtype(dtype_name(precision)), shape);
   return {array, array.mutable_data(), nullptr};
@@ -226,7 +229,9 @@ py::tuple compute(Simulator& sim, std::vector<Aberration> frames, bool batch,
     metric_data = m.mutable_data();
     metrics = m;
   }
-  without_gil([&] { sim.compute(frames, target.data, metric_data, check_signals); });
+  without_gil([&] {
+    sim.compute(frames, target.data, target.on_device, metric_data, check_signals);
+  });
   return py::make_tuple(target.object, metrics, batch);
 }
 
@@ -315,8 +320,11 @@ PYBIND11_MODULE(_psfsim, m) {
       .def_property_readonly("backend", &Simulator::backend_name)
       .def_property_readonly("on_device",
                              [](const Simulator& s) { return s.spec().frames_on_device; })
-      .def_property_readonly("device", &Simulator::device_name,
-                             py::call_guard<py::gil_scoped_release>())
+      .def_property_readonly("device",
+                             [](Simulator& s) {
+                               const py::gil_scoped_release release;
+                               return s.device_name();
+                             })
       .def_property_readonly("batch_size", [](const Simulator& s) { return batch_size(s.spec()); })
       .def_property_readonly("metric_columns",
                              [](const Simulator& s) {

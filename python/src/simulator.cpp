@@ -3,6 +3,7 @@
 #include "psfsim/aberration_batch.hpp"
 #include "psfsim/aberration_sources.hpp"
 #include "psfsim/builtin_backends.hpp"
+#include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/option_table.hpp"
 
@@ -140,24 +141,33 @@ std::vector<Aberration> Simulator::frames_from_table(const double* values, std::
       if (ids[k] == ids[j])
         throw InputError("terms: '" + names[j] + "' names the same term as '" + names[k] + "'");
   }
-  const Aberration base = to_noll(spec_.fixed_terms, spec_.zernike);
-  std::vector<Aberration> frames(rows, base);
   for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t j = 0; j < ids.size(); ++j) {
-      const double v = values[r * row_stride + j * column_stride];
-      if (!std::isfinite(v))
+    for (std::size_t j = 0; j < ids.size(); ++j)
+      if (!std::isfinite(values[r * row_stride + j * column_stride]))
         throw InputError("coefficients: row " + std::to_string(r) + ", term " + names[j] +
                          " is not finite");
-      set_term(frames[r], ids[j], v);
+  const Aberration base = to_noll(spec_.fixed_terms, spec_.zernike);
+  std::vector<Aberration> frames(rows);
+  const auto fill = [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t r = lo; r < hi; ++r) {
+      frames[r] = base;
+      for (std::size_t j = 0; j < ids.size(); ++j)
+        set_term(frames[r], ids[j], values[r * row_stride + j * column_stride]);
     }
+  };
+  // A training loop's batch of thousands is filled at the GPU's pace only by several cores;
+  // threads cost more than a small batch's terms.
+  constexpr std::size_t parallel_rows = 1024;
+  if (rows >= parallel_rows) for_contiguous_runs(rows, fill, 8);
+  else fill(0, rows);
   return frames;
 }
 
-void Simulator::compute(std::span<const Aberration> frames, void* out, double* metrics,
-                        const PsfRun::Progress& after_call) {
+void Simulator::compute(std::span<const Aberration> frames, void* out, bool out_on_device,
+                        double* metrics, const PsfRun::Progress& after_call) {
   const std::lock_guard lock(mutex_);
   plan_for(frames.size());
-  run_->compute(frames, out, metrics, noise_next_, after_call);
+  run_->compute(frames, out, metrics, noise_next_, out_on_device, after_call);
   noise_next_ += frames.size();
 }
 

@@ -66,11 +66,12 @@ class Simulator {
                                                           std::size_t column_stride,
                                                           const std::vector<std::string>& names) const;
 
-  // Computes `frames` into `out` (B*K*K reals; nullptr when frames are not stored) and
+  // Computes `frames` into `out` (B*K*K reals, in the backend's device memory with
+  // `out_on_device`; nullptr when frames are not stored) and
   // `metrics` (B * metric_values() doubles; nullptr when none), one call at a time on each
   // Simulator (a second thread waits). The detector's noise continues from call to call.
-  void compute(std::span<const Aberration> frames, void* out, double* metrics,
-               const PsfRun::Progress& after_call);
+  void compute(std::span<const Aberration> frames, void* out, bool out_on_device,
+               double* metrics, const PsfRun::Progress& after_call);
 
  private:
   // A run whose plan takes `batch` frames in as few backend calls as a run of them would.

@@ -205,7 +205,7 @@ def test_the_gil_is_released_during_a_call():
     thread = threading.Thread(target=count)
     thread.start()
     start = time.perf_counter()
-    sim.batch(np.zeros((40, 1)), ["Z4"])
+    sim.batch(np.zeros((200, 1)), ["Z4"])
     end = time.perf_counter()
     done.set()
     thread.join()

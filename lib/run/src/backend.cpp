@@ -7,7 +7,9 @@
 namespace psfsim {
 namespace {
 
-void host_copy(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
+void host_copy(void* to, const void* from, std::size_t bytes, int /*device*/) {
+  std::memcpy(to, from, bytes);
+}
 
 }  // namespace
 
@@ -21,5 +23,14 @@ std::shared_ptr<void> Backend::frame_memory(std::size_t bytes, int& device) cons
 }
 
 Backend::MemoryCopy Backend::memory_copy() const { return host_copy; }
+
+FrameBlock Backend::compute_into(std::span<const AberrationPolynomial> frames, void* frames_out) {
+  FrameBlock block = compute(frames);
+  if (block.data != nullptr) {
+    std::memcpy(frames_out, block.data, block.frames * plan().frame_bytes());
+    block.data = frames_out;
+  }
+  return block;
+}
 
 }  // namespace psfsim

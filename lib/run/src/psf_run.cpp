@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <future>
 #include <mutex>
 
@@ -28,11 +29,12 @@ int frames_per_call(const RunSpec& spec, const Geometry& g, ComputeSite site) {
   // What one frame costs the backend: S*K sub-pixels for each wavelength.
   const std::size_t computed = static_cast<std::size_t>(g.computed_frame());
   const std::size_t frame_bytes = computed * computed * real * g.spectrum.size();
-  // A device keeping metrics alone sends no frame over the bus: calls 64 times larger (4096
-  // frames of 256 x 256 instead of 64) keep it busy between the host's steps
-  // (bench/results/code-constants.md). The host gains nothing from them and would hold the
-  // larger frames in memory.
-  const bool larger = !spec.metrics.stores_frames() && site == ComputeSite::device;
+  // A device keeping metrics alone, or keeping its frames (frames_on_device), sends no frame
+  // over the bus: calls 64 times larger (4096 frames of 256 x 256 instead of 64) keep it busy
+  // between the host's steps (bench/results/code-constants.md). The host gains nothing from
+  // them and would hold the larger frames in memory.
+  const bool larger = (!spec.metrics.stores_frames() || spec.frames_on_device) &&
+                      site == ComputeSite::device;
   const std::size_t call_bytes = larger ? std::max<std::size_t>(1, frame_bytes / 64) : frame_bytes;
   const std::size_t call = default_chunk_frames(batch, call_bytes);
   // Whole file chunks per call, so that the sink's writes cover whole chunks.
@@ -113,14 +115,7 @@ void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count)
       chunk.phases[i].batch_index = static_cast<long long>(spec_.block_first + first + i);
     }
   };
-  // A device leaves the host's cores free, and at a million PSFs/s one core cannot compile
-  // the phases fast enough; a host backend's own threads have those cores. More than
-  // max_compile_threads only contend (the 32-core GPU host: docs/scaling.md).
-  // --threads (an MPI rank's share of its host) caps the threads here too.
-  constexpr int max_compile_threads = 8;
-  const int threads =
-      spec_.threads > 0 ? std::min(spec_.threads, max_compile_threads) : max_compile_threads;
-  if (backend_site_ == ComputeSite::device && count >= 256)
+  if (const int threads = compile_threads(count); threads > 1)
     for_contiguous_runs(count, work, static_cast<std::size_t>(threads));
   else work(0, count);
   chunk.first = first;
@@ -253,8 +248,31 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   return log;
 }
 
+void PsfRun::compile_terms(std::span<const Aberration> terms, std::size_t first, int degree,
+                           std::vector<AberrationPolynomial>& phases) const {
+  const auto work = [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t i = lo; i < hi; ++i) {
+      phases[i] = compile_phase(in_waves(terms[first + i]), degree);
+      phases[i].batch_index = static_cast<long long>(first + i);
+    }
+  };
+  if (const int threads = compile_threads(phases.size()); threads > 1)
+    for_contiguous_runs(phases.size(), work, static_cast<std::size_t>(threads));
+  else work(0, phases.size());
+}
+
+int PsfRun::compile_threads(std::size_t count) const noexcept {
+  // A device leaves the host's cores free, and at a million PSFs/s one core cannot compile
+  // the phases fast enough; a host backend's own threads have those cores. More than
+  // max_compile_threads only contend (the 32-core GPU host: docs/scaling.md).
+  // --threads (an MPI rank's share of its host) caps the threads here too.
+  constexpr int max_compile_threads = 8;
+  if (backend_site_ != ComputeSite::device || count < 256) return 1;
+  return spec_.threads > 0 ? std::min(spec_.threads, max_compile_threads) : max_compile_threads;
+}
+
 void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* metrics,
-                     std::size_t noise_first, const Progress& after_call) {
+                     std::size_t noise_first, bool frames_to_device, const Progress& after_call) {
   const std::size_t count = terms.size();
   if (count == 0) return;
   Backend& backend = this->backend();
@@ -266,17 +284,67 @@ void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* me
   const std::size_t frame_bytes = static_cast<std::size_t>(geometry_.frame) * geometry_.frame *
                                   bytes_per_real(spec_.precision);
   const std::size_t per_frame = backend.plan().metrics.values_per_frame;
-  const Backend::MemoryCopy copy = backend.memory_copy();
-  // Call c's polynomials live in slot c % 2 until its finish(): call c + 1 is submitted first.
+  auto* const out = static_cast<unsigned char*>(frames);
+  const bool device_copy = spec_.frames_on_device || frames_to_device;
+  const Backend::MemoryCopy copy_device = backend.memory_copy();
+  // Host to host: a device's blocks arrive at tens of GB/s, more than one core copies.
+  const auto copy_host = [](unsigned char* to, const unsigned char* from, std::size_t bytes) {
+    constexpr std::size_t piece = std::size_t{1} << 20;
+    if (bytes < 4 * piece) {
+      std::memcpy(to, from, bytes);
+      return;
+    }
+    for_contiguous_runs(
+        (bytes + piece - 1) / piece,
+        [&](std::size_t lo, std::size_t hi) {
+          std::memcpy(to + lo * piece, from + lo * piece, std::min(hi * piece, bytes) - lo * piece);
+        },
+        8);
+  };
+  const auto take = [&](std::size_t first, std::size_t n, const FrameBlock& block) {
+    if (block.frames != n)
+      throw RuntimeFailure(backend_name_ + " backend returned " + std::to_string(block.frames) +
+                           " frames for " + std::to_string(n));
+    if (frames != nullptr && block.data != out + first * frame_bytes) {
+      FrameBlock stored = block;
+      if (detector_) stored.data = detector_->process(block.data, n, noise_first + first, 0);
+      // Frames on a device are not read by the host: that they stay there is the point.
+      if (!spec_.frames_on_device) require_finite(first, stored);
+      if (device_copy)
+        copy_device(out + first * frame_bytes, stored.data, n * frame_bytes, spec_.device);
+      else copy_host(out + first * frame_bytes, static_cast<const unsigned char*>(stored.data),
+                     n * frame_bytes);
+    } else if (frames != nullptr) {
+      require_finite(first, block);
+    }
+    if (metrics != nullptr && per_frame > 0) {
+      if (block.metrics == nullptr)
+        throw RuntimeFailure(backend_name_ + " backend returned no metrics");
+      std::copy_n(block.metrics, n * per_frame, metrics + first * per_frame);
+    }
+    if (after_call) after_call(first + n, count);
+  };
+
+  // A host backend writes the frames where they go; it computes at finish() anyway.
   std::vector<AberrationPolynomial> slots[2];
+  if (backend_site_ == ComputeSite::host && !detector_ && !device_copy) {
+    for (std::size_t c = 0; c < calls; ++c) {
+      const std::size_t first = c * chunk;
+      slots[0].resize(std::min(chunk, count - first));
+      compile_terms(terms, first, degree, slots[0]);
+      const FrameBlock block = frames != nullptr
+                                   ? backend.compute_into(slots[0], out + first * frame_bytes)
+                                   : backend.compute(slots[0]);
+      take(first, slots[0].size(), block);
+    }
+    return;
+  }
+  // Call c's polynomials live in slot c % 2 until its finish(): call c + 1 is submitted first.
   const auto submit = [&](std::size_t c) {
     const std::size_t first = c * chunk;
     std::vector<AberrationPolynomial>& phases = slots[c % 2];
     phases.resize(std::min(chunk, count - first));
-    for (std::size_t i = 0; i < phases.size(); ++i) {
-      phases[i] = compile_phase(in_waves(terms[first + i]), degree);
-      phases[i].batch_index = static_cast<long long>(first + i);
-    }
+    compile_terms(terms, first, degree, phases);
     backend.submit(phases);
   };
   std::size_t in_flight = 0;
@@ -291,24 +359,7 @@ void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* me
       --in_flight;  // a finish() that throws has ended its call
       const FrameBlock block = backend.finish();
       const std::size_t first = c * chunk;
-      const std::size_t n = std::min(chunk, count - first);
-      if (block.frames != n)
-        throw RuntimeFailure(backend_name_ + " backend returned " + std::to_string(block.frames) +
-                             " frames for " + std::to_string(n));
-      if (frames != nullptr) {
-        FrameBlock stored = block;
-        if (detector_) stored.data = detector_->process(block.data, n, noise_first + first, 0);
-        // Frames on a device are not read by the host: that they stay there is the point.
-        if (!spec_.frames_on_device) require_finite(first, stored);
-        copy(static_cast<unsigned char*>(frames) + first * frame_bytes, stored.data,
-             n * frame_bytes);
-      }
-      if (metrics != nullptr && per_frame > 0) {
-        if (block.metrics == nullptr)
-          throw RuntimeFailure(backend_name_ + " backend returned no metrics");
-        std::copy_n(block.metrics, n * per_frame, metrics + first * per_frame);
-      }
-      if (after_call) after_call(first + n, count);
+      take(first, std::min(chunk, count - first), block);
     }
   } catch (...) {
     // The device may still write into the backend's buffers: nothing leaves before it is done.

@@ -50,9 +50,10 @@ class Backend {
   // freed with its last holder: device memory of the plan's device on a GPU (`device` set to
   // its CUDA ordinal), host memory elsewhere (`device` set to -1).
   [[nodiscard]] virtual std::shared_ptr<void> frame_memory(std::size_t bytes, int& device) const;
-  // Copies `bytes` between host memory and this backend's memory in any direction; the copy
-  // is complete on return. A plain function, so that it outlives the backend.
-  using MemoryCopy = void (*)(void* to, const void* from, std::size_t bytes);
+  // Copies `bytes` between host memory and the memory of this backend's `device` (the plan's)
+  // in any direction; the copy is complete on return. A plain function, so that it outlives
+  // the backend.
+  using MemoryCopy = void (*)(void* to, const void* from, std::size_t bytes, int device);
   [[nodiscard]] virtual MemoryCopy memory_copy() const;
   // Makes the frames of later calls wait for the work queued so far on `stream`, a CUDA
   // stream handle of the caller's (0: the legacy default stream), whose producer writes the
@@ -63,6 +64,12 @@ class Backend {
   // submitted and not yet finished. The returned block stays valid until the second
   // following call, so a caller can write one block while the next is computed.
   [[nodiscard]] virtual FrameBlock compute(std::span<const AberrationPolynomial> frames) = 0;
+  // The same call with the frames written to `frames_out` (frames.size() frames of host
+  // memory the caller owns) rather than into the backend's memory, for a caller that keeps
+  // them (the Python module's arrays): the block's data is then `frames_out`. A host backend
+  // writes there directly; by default the block is copied there.
+  [[nodiscard]] virtual FrameBlock compute_into(std::span<const AberrationPolynomial> frames,
+                                                void* frames_out);
 
   // The same work in two steps, so that a backend that queues work on a device can have the
   // next call queued while the host takes the last one's block: submit() starts a call, and

@@ -60,12 +60,12 @@ class PsfRun {
   // Noll's) in backend calls of at most max_batch() frames, pipelined as execute() pipelines
   // them. Frame f's K*K reals go to `frames` + f*K*K (nullptr: frames not kept) and its
   // metrics to `metrics` + f * plan().metrics.values_per_frame (nullptr: none kept); `frames`
-  // may be host memory or, with spec().frames_on_device, the backend's memory. Frame f
-  // takes the per-frame pupil maps of batch index f and the detector noise of frame
-  // `noise_first` + f. `after_call` runs after each call with the frames done; it may throw
-  // to stop, and the call already submitted is finished before the exception leaves.
+  // is host memory, or the backend's (a device's) with `frames_to_device`. Frame f takes the
+  // per-frame pupil maps of batch index f and the detector noise of frame `noise_first` + f.
+  // `after_call` runs after each call with the frames done; it may throw to stop, and the
+  // call already submitted is finished before the exception leaves.
   void compute(std::span<const Aberration> terms, void* frames, double* metrics,
-               std::size_t noise_first, const Progress& after_call = {});
+               std::size_t noise_first, bool frames_to_device, const Progress& after_call = {});
   // Frames per backend call, as the plan was made for.
   [[nodiscard]] int max_batch() const noexcept { return max_batch_; }
 
@@ -80,6 +80,11 @@ class PsfRun {
   [[nodiscard]] Aberration in_waves(Aberration terms) const;
   // Throws RuntimeFailure naming the first frame of the block with a NaN or infinity.
   void require_finite(std::size_t first, const FrameBlock& block);
+  // Threads that compile `count` phases: several only where a device computes them.
+  [[nodiscard]] int compile_threads(std::size_t count) const noexcept;
+  // Frames [first, first + phases.size()) of `terms`, compiled to `degree` into `phases`.
+  void compile_terms(std::span<const Aberration> terms, std::size_t first, int degree,
+                     std::vector<AberrationPolynomial>& phases) const;
   // The detector's peak reference, once per run, when its normalization needs one.
   void prepare_detector(Backend& backend);
 
