@@ -104,3 +104,18 @@ def test_many_device_results_are_freed():
     for _ in range(2000):
         sim()
     assert free_before - cupy.cuda.runtime.memGetInfo()[0] < 256 << 20
+
+
+def test_torch_training_loop_example():
+    pytest.importorskip("torch")
+    import subprocess
+    import sys
+    from conftest import ROOT
+    import os
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python",
+                                                         "torch_training_loop.py"),
+                           "--steps", "60", "--batch", "128"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    losses = [float(line.split("loss ")[1]) for line in done.stdout.splitlines() if "loss" in line]
+    assert losses[-1] < losses[0], done.stdout
