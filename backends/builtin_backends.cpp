@@ -2,7 +2,9 @@
 
 #include "psfsim/build_config.hpp"
 #include "psfsim/cpu/cpu_backend.hpp"
-#if PSFSIM_HAVE_CUDA_BACKEND
+#if defined(PSFSIM_CUDA_PLUGIN)
+#include "psfsim/backend_plugin.hpp"
+#elif PSFSIM_HAVE_CUDA_BACKEND
 #include "psfsim/cuda/cuda_backend.hpp"
 #else
 #include "psfsim/errors.hpp"
@@ -11,7 +13,24 @@
 namespace psfsim {
 namespace {
 
-#if !PSFSIM_HAVE_CUDA_BACKEND
+#if defined(PSFSIM_CUDA_PLUGIN)
+// -DPSFSIM_CUDA_PLUGIN=ON: the CUDA backend is libpsfsim-cuda.so (cuda/CMakeLists.txt), opened
+// here, so that this program links none of NVIDIA's libraries and runs where they are absent.
+// Where the plugin or its libraries are missing, the entry says so and "auto" takes the CPU.
+BackendEntry cuda_plugin() {
+  plugin::Request request;
+  request.file = PSFSIM_CUDA_PLUGIN_FILE;
+  request.package = "psfsim-cuda";
+  request.backend = "cuda";
+  request.summary = "cuFFT (or cuBLAS for the MFT) on an NVIDIA GPU (--device)";
+  request.site = ComputeSite::device;
+  request.libraries_hint =
+      "NVIDIA's CUDA libraries, looked for in /usr/local/cuda/lib64 and the loader's paths";
+  return plugin::load(request,
+                      plugin::search_folders(PSFSIM_BUILD_TREE, PSFSIM_CUDA_PLUGIN_BUILD_DIR,
+                                             PSFSIM_CUDA_PLUGIN_INSTALL_DIR));
+}
+#elif !PSFSIM_HAVE_CUDA_BACKEND
 // A build without CUDA still knows the name, so that `--backend cuda` says why it cannot
 // run (exit 3, as for a machine without a device) instead of calling the name unknown.
 BackendEntry cuda_not_compiled() {
@@ -33,9 +52,12 @@ BackendEntry cuda_not_compiled() {
 }  // namespace
 
 const BackendRegistry& builtin_backends() {
+  // Made on first use, once: a plugin is opened here, not when the program starts.
   static const BackendRegistry registry = [] {
     BackendRegistry r;
-#if PSFSIM_HAVE_CUDA_BACKEND
+#if defined(PSFSIM_CUDA_PLUGIN)
+    r.add(cuda_plugin());  // first: "auto" prefers a usable GPU
+#elif PSFSIM_HAVE_CUDA_BACKEND
     r.add(cuda::backend_entry());  // first: "auto" prefers a usable GPU
 #else
     r.add(cuda_not_compiled());
