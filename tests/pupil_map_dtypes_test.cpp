@@ -166,7 +166,8 @@ TEST(PupilMapDtypes, WrittenByNumPyH5pyAndAstropyMatchTheFloat64File) {
   if (const std::string why = test::numpy_missing_reason(); !why.empty()) GTEST_SKIP() << why;
   const std::string d = test::fresh_dir("map-dtypes-numpy");
   const std::string script = std::string(PSFSIM_SOURCE_DIR) + "/tests/reference/typed_maps.py";
-  const int status = std::system((std::string(PSFSIM_PYTHON_EXECUTABLE) + " " + script + " " + d).c_str());
+  const int status =
+      std::system((std::string(PSFSIM_PYTHON_EXECUTABLE) + " " + script + " " + d).c_str());
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (code == 77) GTEST_SKIP() << "astropy not importable by " << PSFSIM_PYTHON_EXECUTABLE;
   ASSERT_EQ(code, 0) << script;

@@ -226,12 +226,15 @@ int run_shell(const std::string& command) {
 
 std::string numpy_missing_reason() {
   static const std::string reason = [] {
-    if (!PSFSIM_HAVE_NUMPY) return std::string("CMake found no NumPy for ") + PSFSIM_PYTHON_EXECUTABLE;
-    const std::string probe = std::string(PSFSIM_PYTHON_EXECUTABLE) + " -c 'import numpy' >/dev/null 2>&1";
+    if (!PSFSIM_HAVE_NUMPY)
+      return std::string("CMake found no NumPy for ") + PSFSIM_PYTHON_EXECUTABLE;
+    const std::string probe =
+        std::string(PSFSIM_PYTHON_EXECUTABLE) + " -c 'import numpy' >/dev/null 2>&1";
     return run_shell(probe) == 0
                ? std::string()
                : std::string("NumPy not importable by ") + PSFSIM_PYTHON_EXECUTABLE +
-                     ": install python3-numpy (Debian) or configure with -DPSFSIM_PYTHON_EXECUTABLE=...";
+                     ": install python3-numpy (Debian) or configure with "
+                     "-DPSFSIM_PYTHON_EXECUTABLE=...";
   }();
   return reason;
 }
@@ -239,10 +242,10 @@ std::string numpy_missing_reason() {
 std::vector<double> numpy_reference(const Case& c) {
   static int counter = 0;
   const std::string out = temp_dir() + "/reference-" + std::to_string(counter++) + ".bin";
-  std::string cmd = std::string(PSFSIM_PYTHON_EXECUTABLE) + " " + PSFSIM_REFERENCE_SCRIPT + " --samples " +
-                    std::to_string(c.samples) + " --padded " + std::to_string(c.padded) +
-                    " --grid " + std::string(to_string(c.grid)) + " --obscuration " +
-                    std::to_string(c.obscuration) + " --out " + out;
+  std::string cmd = std::string(PSFSIM_PYTHON_EXECUTABLE) + " " + PSFSIM_REFERENCE_SCRIPT +
+                    " --samples " + std::to_string(c.samples) + " --padded " +
+                    std::to_string(c.padded) + " --grid " + std::string(to_string(c.grid)) +
+                    " --obscuration " + std::to_string(c.obscuration) + " --out " + out;
   for (const auto& t : c.terms.seidel) cmd += " --seidel " + to_string(t);
   for (const auto& t : c.terms.zernike) cmd += " --zernike " + to_string(t);
   if (run_shell(cmd) != 0) throw std::runtime_error("reference failed: " + cmd);

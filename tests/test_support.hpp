@@ -78,8 +78,8 @@ struct Case {
 [[nodiscard]] std::vector<double> widen(const FrameBlock& block, const PsfPlan& plan);
 [[nodiscard]] std::vector<unsigned char> bytes_of(const FrameBlock& block, const PsfPlan& plan);
 
-// Empty when PSFSIM_PYTHON_EXECUTABLE imports NumPy here, else why not (checked once, at run time, so
-// that a test binary carried to another machine skips rather than fails there).
+// Empty when PSFSIM_PYTHON_EXECUTABLE imports NumPy here, else why not (checked once, at run time,
+// so that a test binary carried to another machine skips rather than fails there).
 [[nodiscard]] std::string numpy_missing_reason();
 // The NumPy pipeline (normalization none, full frame).
 [[nodiscard]] std::vector<double> numpy_reference(const Case& c);

@@ -101,10 +101,9 @@ void CallPipeline<Real>::issue_table_copy(const GraphKey& key) const {
 template <typename Real>
 void CallPipeline<Real>::issue_frame_copy(int slot, std::size_t offset, const Real* device_frames,
                                           std::size_t bytes, cudaStream_t stream) const {
-  PSFSIM_CUDA_CHECK(cudaMemcpyAsync(output_frames(slot) + offset, device_frames + offset, bytes,
-                                    frames_on_device_ ? cudaMemcpyDeviceToDevice
-                                                      : cudaMemcpyDeviceToHost,
-                                    stream));
+  PSFSIM_CUDA_CHECK(cudaMemcpyAsync(
+      output_frames(slot) + offset, device_frames + offset, bytes,
+      frames_on_device_ ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost, stream));
 }
 
 // Lays the batch's tables out for the pupil kernel: in its launch parameters where the

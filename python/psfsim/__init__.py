@@ -26,6 +26,22 @@ __all__ = ["psf", "Simulator", "run", "open", "backends", "keywords", "InputErro
            "RuntimeFailure", "FrameArray", "__version__"]
 
 _PHASE = ("zernike", "seidel", "vary", "random", "frames")
+# DLPack's device types of the memory psfsim hands out, by the names PyTorch and CuPy use.
+_DEVICE_KINDS = {1: "cpu", 2: "cuda"}
+
+
+def _device_kind(frames: FrameArray) -> str:
+    """'cpu' or 'cuda': where the frames are."""
+    return _DEVICE_KINDS.get(frames.__dlpack_device__()[0], "other")
+
+
+def _frame_array_repr(frames: FrameArray) -> str:
+    return (f"psfsim.FrameArray(shape={frames.shape}, dtype={frames.dtype}, "
+            f"device={_device_kind(frames)})")
+
+
+FrameArray.device = property(_device_kind, doc=_device_kind.__doc__)
+FrameArray.__repr__ = _frame_array_repr
 _RESULTS = ("numpy", "device")
 
 

@@ -28,6 +28,14 @@ void delete_capsule(PyObject* capsule) {
 
 }  // namespace
 
+MemoryKind memory_kind(int dlpack_device_type) noexcept {
+  switch (dlpack_device_type) {
+    case kDLCPU: return MemoryKind::host;
+    case kDLCUDA: return MemoryKind::gpu;
+    default: return MemoryKind::other;
+  }
+}
+
 FrameArray::FrameArray(std::shared_ptr<void> data, DLDevice device, Precision precision,
                        std::vector<std::int64_t> shape, Backend::MemoryCopy copy)
     : data_(std::move(data)),
@@ -61,7 +69,7 @@ py::tuple FrameArray::dlpack_device() const {
 }
 
 py::dict FrameArray::cuda_array_interface() const {
-  if (device_.device_type != kDLCUDA)
+  if (memory_kind(device_.device_type) != MemoryKind::gpu)
     throw py::attribute_error("__cuda_array_interface__: these frames are in host memory");
   py::dict d;
   d["shape"] = py::tuple(py::cast(shape_));
@@ -75,7 +83,7 @@ py::dict FrameArray::cuda_array_interface() const {
 
 py::array FrameArray::numpy() const {
   const py::dtype dtype(precision_ == Precision::single ? "float32" : "float64");
-  if (device_.device_type == kDLCPU) {
+  if (memory_kind(device_.device_type) == MemoryKind::host) {
     // The capsule's hold on the frames keeps them alive while the view lives.
     auto* hold = new std::shared_ptr<void>(data_);
     const py::capsule base(hold, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
@@ -100,36 +108,26 @@ host memory. Hand it to ``torch.from_dlpack``, ``cupy.from_dlpack``,
 when the object is returned, so any consumer stream may read them at once.)")
       .def_property_readonly("shape",
                              [](const FrameArray& a) { return py::tuple(py::cast(a.shape())); })
-      .def_property_readonly("dtype",
-                             [](const FrameArray& a) {
-                               return py::dtype(a.precision() == Precision::single ? "float32"
-                                                                                   : "float64");
-                             })
-      .def_property_readonly("ndim", [](const FrameArray& a) { return a.shape().size(); })
       .def_property_readonly(
-          "device", [](const FrameArray& a) { return a.device().device_type == kDLCPU ? "cpu" : "cuda"; },
-          "'cpu' or 'cuda': where the frames are")
+          "dtype",
+          [](const FrameArray& a) {
+            return py::dtype(a.precision() == Precision::single ? "float32" : "float64");
+          })
+      .def_property_readonly("ndim", [](const FrameArray& a) { return a.shape().size(); })
       .def("__dlpack__", &FrameArray::dlpack, py::arg("stream") = py::none(),
            "A DLPack capsule of the frames (no copy); `stream` needs no wait.")
       .def("__dlpack_device__", &FrameArray::dlpack_device)
       .def_property_readonly("__cuda_array_interface__", &FrameArray::cuda_array_interface)
       .def("numpy", &FrameArray::numpy,
            "The frames as a NumPy array: a view of host frames, a copy of device frames.")
-      .def("__array__",
-           [](const FrameArray& a, const py::object& dtype) {
-             py::array view = a.numpy();
-             return dtype.is_none() ? view : view.attr("astype")(dtype).cast<py::array>();
-           },
-           py::arg("dtype") = py::none())
-      .def("__len__", [](const FrameArray& a) { return a.shape().empty() ? 0 : a.shape()[0]; })
-      .def("__repr__", [](const FrameArray& a) {
-        std::string s = "psfsim.FrameArray(shape=(";
-        for (std::size_t i = 0; i < a.shape().size(); ++i)
-          s += (i ? ", " : "") + std::to_string(a.shape()[i]);
-        if (a.shape().size() == 1) s += ",";
-        return s + "), dtype=" + (a.precision() == Precision::single ? "float32" : "float64") +
-               ", device=" + (a.device().device_type == kDLCPU ? "cpu" : "cuda") + ")";
-      });
+      .def(
+          "__array__",
+          [](const FrameArray& a, const py::object& dtype) {
+            py::array view = a.numpy();
+            return dtype.is_none() ? view : view.attr("astype")(dtype).cast<py::array>();
+          },
+          py::arg("dtype") = py::none())
+      .def("__len__", [](const FrameArray& a) { return a.shape().empty() ? 0 : a.shape()[0]; });
 }
 
 }  // namespace psfsim::python

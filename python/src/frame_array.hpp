@@ -16,6 +16,11 @@
 
 namespace psfsim::python {
 
+// Where a DLPack device type's memory is, for the arrays psfsim writes into and hands out:
+// host memory, a GPU's, or a kind psfsim neither reads nor writes.
+enum class MemoryKind { host, gpu, other };
+[[nodiscard]] MemoryKind memory_kind(int dlpack_device_type) noexcept;
+
 class FrameArray {
  public:
   // `data` holds the frames and frees them when the last holder lets go; `copy` copies them

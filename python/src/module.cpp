@@ -23,7 +23,7 @@ namespace py = pybind11;
 namespace psfsim::python {
 namespace {
 
-PyObject* input_error = nullptr;     // psfsim.InputError(ValueError)
+PyObject* input_error = nullptr;      // psfsim.InputError(ValueError)
 PyObject* runtime_failure = nullptr;  // psfsim.RuntimeFailure(RuntimeError)
 
 // Thrown between backend calls when Python has a signal to handle: the KeyboardInterrupt
@@ -79,12 +79,11 @@ struct FrameTarget {
   bool on_device = false;  // `data` is device memory
 };
 
-std::string type_name(const py::handle& o) {
-  return py::str(py::type::of(o).attr("__qualname__"));
-}
+std::string type_name(const py::handle& o) { return py::str(py::type::of(o).attr("__qualname__")); }
 
 void check_layout(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& want,
-                  bool dtype_ok, Precision precision, bool contiguous, const std::string& got_dtype) {
+                  bool dtype_ok, Precision precision, bool contiguous,
+                  const std::string& got_dtype) {
   if (got != want)
     throw InputError("out: shape " + shape_text(got) + " where the frames are " + shape_text(want));
   if (!dtype_ok)
@@ -131,12 +130,12 @@ FrameTarget dlpack_target(Simulator& sim, const py::object& out,
                           const std::vector<std::int64_t>& shape) {
   const py::tuple where = out.attr("__dlpack_device__")();
   const int type = where[0].cast<int>();
-  if (type != kDLCPU && !(type == kDLCUDA && sim.site() == ComputeSite::device))
-    throw InputError("out: a " + type_name(out) + " on DLPack device type " +
-                     std::to_string(type) + ", which the " + sim.backend_name() +
-                     " backend cannot write into");
+  const MemoryKind kind = memory_kind(type);
+  if (kind != MemoryKind::host && !(kind == MemoryKind::gpu && sim.site() == ComputeSite::device))
+    throw InputError("out: a " + type_name(out) + " on DLPack device type " + std::to_string(type) +
+                     ", which the " + sim.backend_name() + " backend cannot write into");
   py::object capsule;
-  if (type == kDLCUDA) {
+  if (kind == MemoryKind::gpu) {
     // Stream 1, the legacy default stream, which the frames' last copy waits for.
     try {
       capsule = out.attr("__dlpack__")(py::arg("stream") = 1);
@@ -154,8 +153,8 @@ FrameTarget dlpack_target(Simulator& sim, const py::object& out,
   const DLTensor& t = tensor->dl_tensor;
   const std::vector<std::int64_t> got(t.shape, t.shape + t.ndim);
   const Precision p = sim.precision();
-  const bool dtype_ok = t.dtype.code == kDLFloat && t.dtype.lanes == 1 &&
-                        t.dtype.bits == 8 * bytes_per_real(p);
+  const bool dtype_ok =
+      t.dtype.code == kDLFloat && t.dtype.lanes == 1 && t.dtype.bits == 8 * bytes_per_real(p);
   bool contiguous = true;
   if (t.strides != nullptr) {
     std::int64_t expected = 1;
@@ -164,12 +163,13 @@ FrameTarget dlpack_target(Simulator& sim, const py::object& out,
       expected *= t.shape[d];
     }
   }
-  check_layout(got, shape, dtype_ok, p, contiguous,
-               "float" + std::to_string(t.dtype.bits) + (t.dtype.code == kDLFloat ? "" : " (not a float)"));
+  check_layout(
+      got, shape, dtype_ok, p, contiguous,
+      "float" + std::to_string(t.dtype.bits) + (t.dtype.code == kDLFloat ? "" : " (not a float)"));
   void* data = static_cast<unsigned char*>(t.data) + t.byte_offset;
   // The producer ordered its work before stream 1's: the frames wait for that stream.
-  if (type == kDLCUDA) sim.wait_for_stream(1);
-  return {out, data, std::move(taken), type == kDLCUDA};
+  if (kind == MemoryKind::gpu) sim.wait_for_stream(1);
+  return {out, data, std::move(taken), kind == MemoryKind::gpu};
 }
 
 FrameTarget frame_target(Simulator& sim, std::size_t count, bool batch, const py::object& out,
@@ -214,8 +214,8 @@ FrameTarget frame_target(Simulator& sim, std::size_t count, bool batch, const py
 
 // Computes `frames` and returns (frames, metrics, batch): metrics a (B, V) float64 array or
 // None.
-py::tuple compute(Simulator& sim, std::vector<Aberration> frames, bool batch,
-                  const py::object& out, const std::string& result) {
+py::tuple compute(Simulator& sim, std::vector<Aberration> frames, bool batch, const py::object& out,
+                  const std::string& result) {
   if (result != "numpy" && result != "device")
     throw InputError("result: '" + result + "' is not one of numpy, device");
   if (frames.empty()) throw InputError("the batch holds no frames");
@@ -224,14 +224,13 @@ py::tuple compute(Simulator& sim, std::vector<Aberration> frames, bool batch,
   py::object metrics = py::none();
   double* metric_data = nullptr;
   if (sim.metric_values() > 0) {
-    py::array_t<double> m({static_cast<py::ssize_t>(frames.size()),
-                           static_cast<py::ssize_t>(sim.metric_values())});
+    py::array_t<double> m(
+        {static_cast<py::ssize_t>(frames.size()), static_cast<py::ssize_t>(sim.metric_values())});
     metric_data = m.mutable_data();
     metrics = m;
   }
-  without_gil([&] {
-    sim.compute(frames, target.data, target.on_device, metric_data, check_signals);
-  });
+  without_gil(
+      [&] { sim.compute(frames, target.data, target.on_device, metric_data, check_signals); });
   return py::make_tuple(target.object, metrics, batch);
 }
 
@@ -313,8 +312,8 @@ PYBIND11_MODULE(_psfsim, m) {
            py::arg("arguments"), py::arg("config"), py::arg("keep_on_device"),
            py::call_guard<py::gil_scoped_release>())
       .def_property_readonly("frame_edge", &Simulator::frame_edge)
-      .def_property_readonly("precision",
-                             [](const Simulator& s) { return std::string(to_string(s.precision())); })
+      .def_property_readonly(
+          "precision", [](const Simulator& s) { return std::string(to_string(s.precision())); })
       .def_property_readonly("stores_frames", &Simulator::stores_frames)
       .def_property_readonly("makes_batch", &Simulator::options_make_batch)
       .def_property_readonly("backend", &Simulator::backend_name)
@@ -326,16 +325,17 @@ PYBIND11_MODULE(_psfsim, m) {
                                return s.device_name();
                              })
       .def_property_readonly("batch_size", [](const Simulator& s) { return batch_size(s.spec()); })
-      .def_property_readonly("metric_columns",
-                             [](const Simulator& s) {
-                               py::list columns;
-                               for (const MetricColumn& c : s.metric_columns())
-                                 columns.append(py::make_tuple(
-                                     c.name, c.offset, c.width,
-                                     c.metric == Metric::ee || c.metric == Metric::mtf));
-                               return columns;
-                             })
-      .def_property_readonly("ee_radii", [](const Simulator& s) { return s.spec().metrics.ee_radii; })
+      .def_property_readonly(
+          "metric_columns",
+          [](const Simulator& s) {
+            py::list columns;
+            for (const MetricColumn& c : s.metric_columns())
+              columns.append(py::make_tuple(c.name, c.offset, c.width,
+                                            c.metric == Metric::ee || c.metric == Metric::mtf));
+            return columns;
+          })
+      .def_property_readonly("ee_radii",
+                             [](const Simulator& s) { return s.spec().metrics.ee_radii; })
       .def_property_readonly("mtf_frequencies",
                              [](const Simulator& s) { return s.spec().metrics.mtf_frequencies; })
       .def(
@@ -348,7 +348,8 @@ PYBIND11_MODULE(_psfsim, m) {
           "terms",
           [](Simulator& s, const py::list& zernike, const py::list& seidel, const py::object& out,
              const std::string& result) {
-            std::vector<Aberration> frames{s.frame_with_terms(to_strings(zernike), to_strings(seidel))};
+            std::vector<Aberration> frames{
+                s.frame_with_terms(to_strings(zernike), to_strings(seidel))};
             return compute(s, std::move(frames), false, out, result);
           },
           py::arg("zernike"), py::arg("seidel"), py::arg("out"), py::arg("result"))

@@ -109,10 +109,9 @@ void Simulator::plan_for(std::size_t batch) {
 std::vector<Aberration> Simulator::own_frames() const { return frames_of(spec_); }
 
 std::vector<Aberration> Simulator::frames_with(const std::vector<std::string>& phase_arguments,
-                                              bool& batch) const {
+                                               bool& batch) const {
   for (const std::string& word : phase_arguments)
-    if (!is_phase_option(option_of(word)))
-      throw std::logic_error("not a phase option: " + word);
+    if (!is_phase_option(option_of(word))) throw std::logic_error("not a phase option: " + word);
   std::vector<std::string> arguments = arguments_;
   arguments.insert(arguments.end(), phase_arguments.begin(), phase_arguments.end());
   const RunSpec spec = parse_run(arguments, config_).spec;

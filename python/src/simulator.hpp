@@ -61,17 +61,16 @@ class Simulator {
                                             const std::vector<std::string>& seidel) const;
   // Rows of a (B, J) table of values for the J named terms ("Z4", "S2_1", as --frames' CSV
   // names them), each set over the Simulator's own terms.
-  [[nodiscard]] std::vector<Aberration> frames_from_table(const double* values, std::size_t rows,
-                                                          std::size_t row_stride,
-                                                          std::size_t column_stride,
-                                                          const std::vector<std::string>& names) const;
+  [[nodiscard]] std::vector<Aberration> frames_from_table(
+      const double* values, std::size_t rows, std::size_t row_stride, std::size_t column_stride,
+      const std::vector<std::string>& names) const;
 
   // Computes `frames` into `out` (B*K*K reals, in the backend's device memory with
   // `out_on_device`; nullptr when frames are not stored) and
   // `metrics` (B * metric_values() doubles; nullptr when none), one call at a time on each
   // Simulator (a second thread waits). The detector's noise continues from call to call.
-  void compute(std::span<const Aberration> frames, void* out, bool out_on_device,
-               double* metrics, const PsfRun::Progress& after_call);
+  void compute(std::span<const Aberration> frames, void* out, bool out_on_device, double* metrics,
+               const PsfRun::Progress& after_call);
 
  private:
   // A run whose plan takes `batch` frames in as few backend calls as a run of them would.

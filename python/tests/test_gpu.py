@@ -119,3 +119,27 @@ def test_torch_training_loop_example():
     assert done.returncode == 0, done.stderr
     losses = [float(line.split("loss ")[1]) for line in done.stdout.splitlines() if "loss" in line]
     assert losses[-1] < losses[0], done.stdout
+
+
+@pytest.mark.parametrize("options", [
+    dict(samples=128),
+    dict(samples=96, crop=48, zernike={4: 0.2, 11: 0.05}, precision="double"),
+    dict(samples=64, vary=("Z4", -0.5, 0.5, 9), metrics="strehl,ee,centroid"),
+    dict(samples=64, wavelength="1um", pixel_scale="0.3lod", crop=40, propagation="mft",
+         metrics="strehl"),
+])
+def test_cuda_keywords_give_the_cli_file(options, cli, tmp_path):
+    import h5py
+    from test_against_cli import cli_words
+    options = dict(options, backend="cuda")
+    path = tmp_path / "cli.h5"
+    done = cli("run", "-o", str(path), *cli_words(options))
+    assert done.returncode == 0, done.stderr
+    result = psfsim.psf(**options)
+    frames, metrics = result if isinstance(result, tuple) else (result, {})
+    with h5py.File(path, "r") as f:
+        stored = f["psf"][...]
+        assert frames.tobytes() == (stored[0] if frames.ndim == 2 else stored).tobytes()
+        for name, values in metrics.items():
+            # The GPU's FWHM and centroid sums are not reduced in a fixed order.
+            np.testing.assert_allclose(values, f[f"metrics/{name}"][...], rtol=1e-12, atol=0)

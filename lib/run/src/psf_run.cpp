@@ -33,8 +33,8 @@ int frames_per_call(const RunSpec& spec, const Geometry& g, ComputeSite site) {
   // over the bus: calls 64 times larger (4096 frames of 256 x 256 instead of 64) keep it busy
   // between the host's steps (bench/results/code-constants.md). The host gains nothing from
   // them and would hold the larger frames in memory.
-  const bool larger = (!spec.metrics.stores_frames() || spec.frames_on_device) &&
-                      site == ComputeSite::device;
+  const bool larger =
+      (!spec.metrics.stores_frames() || spec.frames_on_device) && site == ComputeSite::device;
   const std::size_t call_bytes = larger ? std::max<std::size_t>(1, frame_bytes / 64) : frame_bytes;
   const std::size_t call = default_chunk_frames(batch, call_bytes);
   // Whole file chunks per call, so that the sink's writes cover whole chunks.
@@ -281,8 +281,8 @@ void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* me
   for (const Aberration& t : terms) degree = std::max(degree, required_degree(t));
   const std::size_t chunk = static_cast<std::size_t>(max_batch_);
   const std::size_t calls = (count + chunk - 1) / chunk;
-  const std::size_t frame_bytes = static_cast<std::size_t>(geometry_.frame) * geometry_.frame *
-                                  bytes_per_real(spec_.precision);
+  const std::size_t frame_bytes =
+      static_cast<std::size_t>(geometry_.frame) * geometry_.frame * bytes_per_real(spec_.precision);
   const std::size_t per_frame = backend.plan().metrics.values_per_frame;
   auto* const out = static_cast<unsigned char*>(frames);
   const bool device_copy = spec_.frames_on_device || frames_to_device;
@@ -294,12 +294,12 @@ void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* me
       std::memcpy(to, from, bytes);
       return;
     }
-    for_contiguous_runs(
-        (bytes + piece - 1) / piece,
-        [&](std::size_t lo, std::size_t hi) {
-          std::memcpy(to + lo * piece, from + lo * piece, std::min(hi * piece, bytes) - lo * piece);
-        },
-        8);
+    for_contiguous_runs((bytes + piece - 1) / piece,
+                        [&](std::size_t lo, std::size_t hi) {
+                          std::memcpy(to + lo * piece, from + lo * piece,
+                                      std::min(hi * piece, bytes) - lo * piece);
+                        },
+                        8);
   };
   const auto take = [&](std::size_t first, std::size_t n, const FrameBlock& block) {
     if (block.frames != n)
@@ -312,8 +312,9 @@ void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* me
       if (!spec_.frames_on_device) require_finite(first, stored);
       if (device_copy)
         copy_device(out + first * frame_bytes, stored.data, n * frame_bytes, spec_.device);
-      else copy_host(out + first * frame_bytes, static_cast<const unsigned char*>(stored.data),
-                     n * frame_bytes);
+      else
+        copy_host(out + first * frame_bytes, static_cast<const unsigned char*>(stored.data),
+                  n * frame_bytes);
     } else if (frames != nullptr) {
       require_finite(first, block);
     }

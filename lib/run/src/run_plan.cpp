@@ -112,9 +112,9 @@ void validate(const RunSpec& spec) {
         throw InputError(flag(Option::zernike) + " " + to_string(t) + ": out of range");
   }
   require(!spec.frames_on_device || !g.detector_stage(spec.optics),
-          "frames kept on the device cannot pass the detector stage (" +
-              flag(Option::oversample) + ", " + flag(Option::jitter) + ", " +
-              flag(Option::photons) + "), which runs on the host");
+          "frames kept on the device cannot pass the detector stage (" + flag(Option::oversample) +
+              ", " + flag(Option::jitter) + ", " + flag(Option::photons) +
+              "), which runs on the host");
   check_computable(spec, g);
 }
 
