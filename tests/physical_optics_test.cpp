@@ -171,8 +171,9 @@ TEST_P(Backends, ClearPupilSpectrumMatchesTheAiryPattern) {
   EXPECT_LE(relative_l2(frame, airy), 2e-3);
 }
 
-// Odd S puts sub-pixels on the grid of an MFT at s/S: binning that run must give the frame.
-TEST_P(Backends, OversampledPixelsSumTheirSubPixels) {
+// Odd S puts sub-pixels on the grid of an MFT at s/S: a pixel of --normalize none is the
+// mean of that run's S x S sub-pixels.
+TEST_P(Backends, OversampledPixelsAreTheMeanOfTheirSubPixels) {
   RunSpec over = base_spec(backend(), precision(), 24, Grid::centered);
   over.optics.pixel_scale = Angle{0.9, true};
   over.optics.oversample = 3;
@@ -184,8 +185,23 @@ TEST_P(Backends, OversampledPixelsSumTheirSubPixels) {
   const std::vector<double> sub = run_frame(fine);
   std::vector<double> binned(49, 0.0);
   for (int r = 0; r < 21; ++r)
-    for (int c = 0; c < 21; ++c) binned[(r / 3) * 7 + c / 3] += sub[r * 21 + c];
+    for (int c = 0; c < 21; ++c) binned[(r / 3) * 7 + c / 3] += sub[r * 21 + c] / 9.0;
   EXPECT_LE(relative_l2(run_frame(over), binned), backend_tolerance(precision()));
+}
+
+// A pixel's value depends on S only through the integration: --normalize none's flux over a
+// frame holding the PSF is the same at S = 1 and S = 3 (Riemann sums of one intensity at two
+// resolutions), where summing the sub-pixels made it S^2 = 9 times larger.
+TEST_P(Backends, OversamplingKeepsTheFluxOfNormalizeNone) {
+  RunSpec one = base_spec(backend(), precision(), 32, Grid::centered);
+  one.optics.pixel_scale = Angle{0.5, true};
+  one.crop = 96;  // +-24 lambda/D
+  RunSpec three = one;
+  three.optics.oversample = 3;
+  const auto a = run_frame(one), b = run_frame(three);
+  const double flux_one = std::accumulate(a.begin(), a.end(), 0.0);
+  const double flux_three = std::accumulate(b.begin(), b.end(), 0.0);
+  EXPECT_NEAR(flux_three / flux_one, 1.0, 1e-2);
 }
 
 TEST_P(Backends, OversampleOneAndZeroJitterChangeNothing) {

@@ -204,8 +204,10 @@ constexpr std::array<OptionInfo, option_count> table{{
      .name = "noise-seed",
      .grammar = G::seed,
      .value_name = "SEED",
-     .help = "Seed of the noise: the same seed gives the same noise on every backend, chunking and "
-             "machine: a decimal integer from 0 to 18446744073709551615 (2^64 - 1; default 0)"},
+     .help = "Seed of the noise: the same seed gives the same draws on every backend, chunking and "
+             "machine (identical counts for identical frames; backends whose frames differ in the "
+             "last bits can differ by one count): a decimal integer from 0 to "
+             "18446744073709551615 (2^64 - 1; default 0)"},
     text(Option::metrics, "metrics", A::comma_text, "LIST",
          "Per-frame metrics computed where the frames are, written to /metrics: strehl "
          "(maximum over the aberration-free peak), strehl_centre, centroid (lambda/D), fwhm "

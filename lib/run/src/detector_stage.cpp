@@ -66,7 +66,9 @@ void DetectorStage::process_frame(const T* in, T* out, T* scratch, std::size_t i
                        NoiseModel{photons_scale_, background_, read_noise_, seed_});
     return;
   }
-  double divisor = 1.0;
+  // `none`: a pixel holds the mean of its S x S sub-pixels, the intensity over its area in
+  // units of one pixel at S = 1, so that a frame's flux does not depend on S.
+  double divisor = static_cast<double>(sub_) * sub_;
   if (normalization_ == Normalization::peak) divisor = peak_;
   if (normalization_ == Normalization::sum) {
     divisor = 0.0;
