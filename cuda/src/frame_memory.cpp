@@ -68,6 +68,17 @@ void copy_memory(void* to, const void* from, std::size_t bytes, int device) {
   PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+int device_of(const void* address) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, address) != cudaSuccess) {
+    (void)cudaGetLastError();  // not an address CUDA knows: host memory
+    return -1;
+  }
+  const bool on_device =
+      attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+  return on_device ? attributes.device : -1;
+}
+
 void wait_for_caller_stream(std::uintptr_t stream) {
   const cudaStream_t s = stream <= 1   ? cudaStreamLegacy
                          : stream == 2 ? cudaStreamPerThread

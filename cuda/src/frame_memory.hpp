@@ -18,6 +18,9 @@ namespace psfsim::cuda {
 // waits for the consumer's stream first: wait_for_caller_stream).
 void copy_memory(void* to, const void* from, std::size_t bytes, int device);
 
+// The device whose memory `address` is in (device or managed memory), else -1.
+[[nodiscard]] int device_of(const void* address);
+
 // Blocks until the work queued so far on the caller's `stream` (0 or 1: the legacy default
 // stream, 2: the per-thread default stream) is done.
 void wait_for_caller_stream(std::uintptr_t stream);

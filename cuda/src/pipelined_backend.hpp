@@ -40,6 +40,7 @@ class PipelinedBackend : public Backend, protected CallSteps {
   }
   [[nodiscard]] MemoryCopy memory_copy() const override { return copy_memory; }
   void wait_for_stream(std::uintptr_t stream) override { wait_for_caller_stream(stream); }
+  [[nodiscard]] int memory_device(const void* address) const override { return device_of(address); }
 
  protected:
   // `device_name`: from opening the plan's device, which must come before any CUDA object.

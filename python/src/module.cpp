@@ -120,9 +120,11 @@ FrameTarget cuda_interface_target(Simulator& sim, const py::object& out,
   check_layout(got, shape, dtype_ok, p, c_contiguous(got, strides, bytes_per_real(p)), typestr);
   const py::tuple data = cai["data"];
   if (data[1].cast<bool>()) throw InputError("out: the array is read-only");
+  void* address = reinterpret_cast<void*>(data[0].cast<std::uintptr_t>());
+  sim.require_on_device(address);
   if (cai.contains("stream") && !cai["stream"].is_none())
     sim.wait_for_stream(cai["stream"].cast<std::uintptr_t>());
-  return {out, reinterpret_cast<void*>(data[0].cast<std::uintptr_t>()), nullptr, true};
+  return {out, address, nullptr, true};
 }
 
 // `out` through __dlpack__: host tensors on any backend, CUDA tensors on the cuda backend.
@@ -167,8 +169,11 @@ FrameTarget dlpack_target(Simulator& sim, const py::object& out,
       got, shape, dtype_ok, p, contiguous,
       "float" + std::to_string(t.dtype.bits) + (t.dtype.code == kDLFloat ? "" : " (not a float)"));
   void* data = static_cast<unsigned char*>(t.data) + t.byte_offset;
-  // The producer ordered its work before stream 1's: the frames wait for that stream.
-  if (kind == MemoryKind::gpu) sim.wait_for_stream(1);
+  if (kind == MemoryKind::gpu) {
+    sim.require_on_device(data);
+    // The producer ordered its work before stream 1's: the frames wait for that stream.
+    sim.wait_for_stream(1);
+  }
   return {out, data, std::move(taken), kind == MemoryKind::gpu};
 }
 

@@ -76,6 +76,16 @@ Backend::MemoryCopy Simulator::memory_copy() {
   return run_->backend().memory_copy();
 }
 
+void Simulator::require_on_device(const void* address) {
+  const std::lock_guard lock(mutex_);
+  const int where = run_->backend().memory_device(address);
+  if (where == spec_.device) return;
+  throw InputError(where < 0 ? std::string("out: the array is not in GPU memory")
+                             : "out: the array is on CUDA device " + std::to_string(where) +
+                                   ", the frames on device " + std::to_string(spec_.device) +
+                                   " (device=" + std::to_string(spec_.device) + ")");
+}
+
 void Simulator::wait_for_stream(std::uintptr_t stream) {
   const std::lock_guard lock(mutex_);
   run_->backend().wait_for_stream(stream);

@@ -47,6 +47,8 @@ class Simulator {
   [[nodiscard]] std::shared_ptr<void> frame_memory(std::size_t bytes, int& device);
   [[nodiscard]] Backend::MemoryCopy memory_copy();
   void wait_for_stream(std::uintptr_t stream);
+  // Throws InputError unless `address` is in the memory of the device the frames are made on.
+  void require_on_device(const void* address);
 
   // The frames of the Simulator's own options.
   [[nodiscard]] std::vector<Aberration> own_frames() const;

@@ -143,3 +143,14 @@ def test_cuda_keywords_give_the_cli_file(options, cli, tmp_path):
         for name, values in metrics.items():
             # The GPU's FWHM and centroid sums are not reduced in a fixed order.
             np.testing.assert_allclose(values, f[f"metrics/{name}"][...], rtol=1e-12, atol=0)
+
+
+def test_out_not_in_gpu_memory_is_refused():
+    host = np.zeros((64, 64), np.float64)
+
+    class HostPretendingToBeCuda:  # a CUDA array interface over host memory
+        __cuda_array_interface__ = {"shape": (64, 64), "typestr": "<f8", "version": 3,
+                                    "data": (host.ctypes.data, False), "strides": None}
+
+    with pytest.raises(psfsim.InputError, match="not in GPU memory"):
+        psfsim.Simulator(**OPTIONS)(out=HostPretendingToBeCuda())

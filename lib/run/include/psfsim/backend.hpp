@@ -59,6 +59,9 @@ class Backend {
   // stream handle of the caller's (0: the legacy default stream), whose producer writes the
   // memory the frames go to. Nothing to wait for on the host.
   virtual void wait_for_stream(std::uintptr_t /*stream*/) {}
+  // The CUDA ordinal of the device whose memory `address` is in, or -1 for host memory (all
+  // memory, on a host backend): for checking that a caller's array is where the frames are.
+  [[nodiscard]] virtual int memory_device(const void* /*address*/) const { return -1; }
 
   // Computes one frame per polynomial (1 <= frames.size() <= plan().max_batch), with no call
   // submitted and not yet finished. The returned block stays valid until the second
