@@ -177,6 +177,42 @@ TEST(ApertureGeometry, HexagonAreasAreTheSegmentsMinusTheGaps) {
     }
 }
 
+// `flat` turns the pattern by 90 degrees: on the centered grid (the same coordinates on both
+// axes) its mask is the pointy-topped one transposed, and a lone segment's top is a flat edge
+// (the inradius, sqrt(3)/2 of the rim) where the pointy one's is a vertex on the rim.
+TEST(ApertureGeometry, FlatTopSegmentsAreThePatternTurnedByNinetyDegrees) {
+  const int n = 256;
+  for (const int rings : {0, 2}) {
+    ApertureSpec pointy, flat;
+    pointy.hex_segments = HexSegments{rings, 0.01, true, false};
+    flat.hex_segments = HexSegments{rings, 0.01, true, true};
+    const SampledPupil p(n, n, Grid::centered, 0.0, pointy, 0.0, 1);
+    const SampledPupil f(n, n, Grid::centered, 0.0, flat, 0.0, 1);
+    EXPECT_EQ(p.aperture_sum, f.aperture_sum);
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c)
+        ASSERT_EQ(f.amplitude[static_cast<std::size_t>(r) * n + c],
+                  p.amplitude[static_cast<std::size_t>(c) * n + r])
+            << "rings " << rings << ", row " << r << ", column " << c;
+    if (rings != 0) continue;
+    const auto top = [&](const SampledPupil& s) {  // the highest clear sample on x = 0
+      double y = 0.0;
+      for (int r = 0; r < n; ++r)
+        if (s.amplitude[static_cast<std::size_t>(r) * n + n / 2] != 0.0)
+          y = std::max(y, std::fabs(s.coordinates[r]));
+      return y;
+    };
+    EXPECT_NEAR(top(p), 1.0, 2.0 / n);
+    EXPECT_NEAR(top(f), std::sqrt(3.0) / 2, 2.0 / n);
+  }
+  EXPECT_EQ(to_string(parse_hex_segments("2,0.005,flat", "--hex-segments")), "2,0.005,flat");
+  EXPECT_EQ(to_string(parse_hex_segments("2,0.005,flat,nocenter", "--hex-segments")),
+            "2,0.005,nocenter,flat");
+  EXPECT_THROW((void)parse_hex_segments("2,0.005,flat,flat", "--hex-segments"), InputError);
+  EXPECT_THROW((void)parse_hex_segments("2,0.005,flat,round", "--hex-segments"), InputError);
+  EXPECT_THROW((void)parse_hex_segments("2,0.005,nocenter,flat,x", "--hex-segments"), InputError);
+}
+
 TEST(ApertureGeometry, SamplesOnABoundaryAreClear) {
   // N = 8: samples at multiples of 0.25. A strut along +x of WIDTH 0.125 (half width 0.25
   // in D = 2 units): y = +-0.25 is on its edge, clear; y = 0 is blocked beyond the hub.

@@ -135,11 +135,16 @@ std::vector<double> aperture_mask(const std::vector<double>& coordinates, double
   std::vector<double> mask(n * n, 0.0);
   const HexLayout hex = a.hex_segments ? hex_layout(*a.hex_segments) : HexLayout{};
   const SpiderLayout spiders = a.spiders ? spider_layout(*a.spiders) : SpiderLayout{};
+  // Flat-topped segments are the pointy-topped pattern turned by 90 degrees, which its mirror
+  // symmetry about the y axis makes the pattern read with x and y exchanged.
+  const bool flat_top = a.hex_segments && a.hex_segments->flat_top;
   for (std::size_t r = 0; r < n; ++r)
     for (std::size_t c = 0; c < n; ++c) {
       const double x = coordinates[c], y = coordinates[r];
       const double rho = pupil::radius(x, y);
-      bool clear = a.hex_segments ? inside_hex_segments(hex, x, y) && rho >= obscuration
+      const bool in_segments = a.hex_segments && (flat_top ? inside_hex_segments(hex, y, x)
+                                                           : inside_hex_segments(hex, x, y));
+      bool clear = a.hex_segments ? in_segments && rho >= obscuration
                                   : pupil::inside_aperture(rho, obscuration);
       if (clear && a.spiders) clear = !blocked_by_spiders(spiders, x, y);
       mask[r * n + c] = clear ? 1.0 : 0.0;

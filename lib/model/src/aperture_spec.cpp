@@ -53,13 +53,14 @@ Spiders parse_spiders(std::string_view text, std::string_view option) {
 
 HexSegments parse_hex_segments(std::string_view text, std::string_view option) {
   const auto f = split_fields(text);
-  if (f.size() != 2 && f.size() != 3) reject(option, text, "expected RINGS,GAP[,nocenter]");
+  if (f.size() < 2 || f.size() > 4) reject(option, text, "expected RINGS,GAP[,nocenter][,flat]");
   HexSegments h;
   h.rings = count_field(f[0], option, text, "RINGS", 0, max_rings);
   h.gap = fraction_field(f[1], option, text, "GAP");
-  if (f.size() == 3) {
-    if (f[2] != "nocenter") reject(option, text, "the third field can only be 'nocenter'");
-    h.center = false;
+  for (std::size_t i = 2; i < f.size(); ++i) {
+    if (f[i] == "nocenter" && h.center) h.center = false;
+    else if (f[i] == "flat" && !h.flat_top) h.flat_top = true;
+    else reject(option, text, "the fields after GAP can only be 'nocenter' and 'flat', once each");
   }
   return h;
 }
@@ -69,7 +70,8 @@ std::string to_string(const Spiders& s) {
 }
 
 std::string to_string(const HexSegments& h) {
-  return std::to_string(h.rings) + "," + format_number(h.gap) + (h.center ? "" : ",nocenter");
+  return std::to_string(h.rings) + "," + format_number(h.gap) + (h.center ? "" : ",nocenter") +
+         (h.flat_top ? ",flat" : "");
 }
 
 void validate_aperture(const ApertureSpec& a, double reference_wavelength_m) {

@@ -139,10 +139,11 @@ constexpr std::array<OptionInfo, option_count> table{{
     text(Option::spiders, "spiders", A::comma_text, "COUNT,WIDTH[,ANGLE]",
          "COUNT radial struts of WIDTH (a fraction of D) from the axis to the rim, the first at "
          "ANGLE degrees from +x (default 0), evenly spaced, e.g. 4,0.01,45"),
-    text(Option::hex_segments, "hex-segments", A::comma_text, "RINGS,GAP[,nocenter]",
+    text(Option::hex_segments, "hex-segments", A::comma_text, "RINGS,GAP[,nocenter][,flat]",
          "Segmented primary replacing the circle: 1 + 3 RINGS (RINGS + 1) hexagons whose "
          "outermost vertices touch the rim, GAP (a fraction of D) between them; nocenter drops "
-         "the central one, e.g. 2,0.005,nocenter"),
+         "the central one; segments have a vertex on +y, flat turns them flat-topped (as POPPY "
+         "and HCIPy draw them), e.g. 2,0.005,nocenter"),
     text(Option::pupil_amplitude, "pupil-amplitude", A::one, "FILE[:DATASET]",
          "N x N amplitude map multiplying the aperture (row = y, column = x): HDF5 (default: "
          "the file's only root dataset), .npy or FITS; a 3-D stack holds one map per frame"),

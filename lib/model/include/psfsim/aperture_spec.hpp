@@ -21,11 +21,14 @@ struct Spiders {
   double angle_deg = 0.0;
 };
 
-// --hex-segments RINGS,GAP[,nocenter]: 1 + 3 RINGS (RINGS + 1) hexagons, GAP a fraction of D.
+// --hex-segments RINGS,GAP[,nocenter][,flat]: 1 + 3 RINGS (RINGS + 1) hexagons, GAP a
+// fraction of D; `flat` turns the whole pattern by 90 degrees, to flat-topped segments (as
+// POPPY and HCIPy draw them) from pointy-topped ones.
 struct HexSegments {
   int rings = 0;
   double gap = 0.0;
   bool center = true;
+  bool flat_top = false;
 };
 
 struct ApertureSpec {
