@@ -59,14 +59,6 @@ def engine_total(backend, repeats, options=ONE):
             return float(np.median(f["timings/total"][...]))
 
 
-def cuda_usable():
-    try:
-        psfsim.Simulator(backend="cuda", samples=16)
-        return True
-    except psfsim.RuntimeFailure:
-        return False
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
@@ -93,7 +85,7 @@ def main():
         row("psfsim cpu, the engine's own total (psfsim run /timings/total)", total)
         row("  module overhead over the engine (out=)", cpu_out - total)
 
-    if cuda_usable():
+    if "cuda" in psfsim.usable_backends():
         gpu = psfsim.Simulator(backend="cuda", **ONE)
         gpu_dev = psfsim.Simulator(backend="cuda", result="device", **ONE)
         host_s = median_seconds(gpu, r)

@@ -184,10 +184,7 @@ INSTANTIATE_TEST_SUITE_P(All, Accepted,
                          ::testing::Combine(::testing::ValuesIn(test::compiled_backends()),
                                             ::testing::Values(Precision::single,
                                                               Precision::double_)),
-                         [](const auto& info) {
-                           return std::get<0>(info.param) + "_" +
-                                  std::string(to_string(std::get<1>(info.param)));
-                         });
+                         [](const auto& info) { return test::backend_and_precision(info); });
 
 // The RMS wavefront is piston-free: a piston of 123456.789 waves (Zernike or map) adds
 // nothing. Before, it cancelled in sum A W^2 / sum A - mean^2 and gave 0.03 waves.

@@ -228,10 +228,7 @@ INSTANTIATE_TEST_SUITE_P(Compiled, BackendContract,
                          ::testing::Combine(::testing::ValuesIn(compiled_backends()),
                                             ::testing::Values(Precision::single,
                                                               Precision::double_)),
-                         [](const auto& info) {
-                           return std::get<0>(info.param) + "_" +
-                                  std::string(to_string(std::get<1>(info.param)));
-                         });
+                         [](const auto& info) { return backend_and_precision(info); });
 
 }  // namespace
 }  // namespace psfsim::test

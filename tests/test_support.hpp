@@ -3,6 +3,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "psfsim/backend.hpp"
@@ -34,6 +35,12 @@ namespace psfsim::test {
 
 // Every backend compiled into this build, for parameterized suites.
 [[nodiscard]] std::vector<std::string> compiled_backends();
+
+// The name of a (backend, precision) instance of a parameterized suite: "cpu_single".
+template <typename Info>
+[[nodiscard]] std::string backend_and_precision(const Info& info) {
+  return std::get<0>(info.param) + "_" + std::string(to_string(std::get<1>(info.param)));
+}
 
 struct Case {
   int samples = 64;

@@ -22,7 +22,8 @@ from ._dataset import open  # noqa: A004 - psfsim.open
 from ._psfsim import FrameArray, InputError, RuntimeFailure
 
 __version__ = _psfsim.__version__
-__all__ = ["psf", "Simulator", "run", "open", "backends", "keywords", "InputError",
+__all__ = ["psf", "Simulator", "run", "open", "backends", "usable_backends", "keywords",
+           "InputError",
            "RuntimeFailure", "FrameArray", "__version__"]
 
 _PHASE = ("zernike", "seidel", "vary", "random", "frames")
@@ -48,6 +49,12 @@ _RESULTS = ("numpy", "device")
 def backends() -> list[str]:
     """The backends this build holds, in the order ``backend="auto"`` tries them."""
     return list(_psfsim.backends())
+
+
+def usable_backends() -> list[str]:
+    """The backends of this build that can run on this machine (a cuda backend needs a
+    device), in the order ``backend="auto"`` tries them."""
+    return [b for b in _psfsim.backends() if not _psfsim.unusable_reason(b)]
 
 
 def keywords() -> dict[str, str]:

@@ -92,13 +92,13 @@ void check_layout(const std::vector<std::int64_t>& got, const std::vector<std::i
   if (!contiguous) throw InputError("out: the array must be C-contiguous");
 }
 
-bool c_contiguous(const std::vector<std::int64_t>& shape, const py::handle& strides,
-                  std::size_t item) {
-  if (strides.is_none()) return true;
-  const auto s = strides.cast<std::vector<std::int64_t>>();
-  std::int64_t expected = static_cast<std::int64_t>(item);
+// C order: each axis's stride (in `unit`s) is the product of the later axes' lengths; axes of
+// length 1 may have any stride.
+bool c_contiguous(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides,
+                  std::int64_t unit) {
+  std::int64_t expected = unit;
   for (std::size_t d = shape.size(); d-- > 0;) {
-    if (shape[d] != 1 && s[d] != expected) return false;
+    if (shape[d] != 1 && strides[d] != expected) return false;
     expected *= shape[d];
   }
   return true;
@@ -117,7 +117,10 @@ FrameTarget cuda_interface_target(Simulator& sim, const py::object& out,
   const Precision p = sim.precision();
   const bool dtype_ok = typestr == (p == Precision::single ? "<f4" : "<f8");
   const py::object strides = cai.contains("strides") ? py::object(cai["strides"]) : py::none();
-  check_layout(got, shape, dtype_ok, p, c_contiguous(got, strides, bytes_per_real(p)), typestr);
+  const bool contiguous =
+      strides.is_none() || c_contiguous(got, strides.cast<std::vector<std::int64_t>>(),
+                                        static_cast<std::int64_t>(bytes_per_real(p)));
+  check_layout(got, shape, dtype_ok, p, contiguous, typestr);
   const py::tuple data = cai["data"];
   if (data[1].cast<bool>()) throw InputError("out: the array is read-only");
   void* address = reinterpret_cast<void*>(data[0].cast<std::uintptr_t>());
@@ -157,14 +160,8 @@ FrameTarget dlpack_target(Simulator& sim, const py::object& out,
   const Precision p = sim.precision();
   const bool dtype_ok =
       t.dtype.code == kDLFloat && t.dtype.lanes == 1 && t.dtype.bits == 8 * bytes_per_real(p);
-  bool contiguous = true;
-  if (t.strides != nullptr) {
-    std::int64_t expected = 1;
-    for (int d = t.ndim; d-- > 0;) {
-      if (t.shape[d] != 1 && t.strides[d] != expected) contiguous = false;
-      expected *= t.shape[d];
-    }
-  }
+  const bool contiguous =
+      t.strides == nullptr || c_contiguous(got, {t.strides, t.strides + t.ndim}, 1);
   check_layout(
       got, shape, dtype_ok, p, contiguous,
       "float" + std::to_string(t.dtype.bits) + (t.dtype.code == kDLFloat ? "" : " (not a float)"));
@@ -310,6 +307,16 @@ PYBIND11_MODULE(_psfsim, m) {
       if (e.compiled) names.append(e.name);
     return names;
   });
+  m.def(
+      "unusable_reason",
+      [](const std::string& name) {
+        const BackendEntry* e = builtin_backends().find(name);
+        if (e == nullptr)
+          throw InputError("backend: '" + name + "' is not a backend of this build");
+        return e->unusable_reason ? e->unusable_reason() : std::string();
+      },
+      py::call_guard<py::gil_scoped_release>(),
+      "Why the backend cannot run here, or '' when it can (the device is asked, nothing planned).");
   bind_frame_array(m);
 
   py::class_<Simulator>(m, "Simulator")

@@ -31,19 +31,8 @@ def cli(executable):
     return run
 
 
-def has_cuda():
-    return "cuda" in psfsim.backends() and _cuda_usable()
-
-
-def _cuda_usable():
-    try:
-        psfsim.Simulator(backend="cuda", samples=16)
-        return True
-    except psfsim.RuntimeFailure:
-        return False
-
-
-requires_gpu = pytest.mark.skipif(not has_cuda(), reason="no usable CUDA device here")
+requires_gpu = pytest.mark.skipif("cuda" not in psfsim.usable_backends(),
+                                  reason="no usable CUDA device here")
 
 
 def in_keywords(cli_stderr):

@@ -9,10 +9,8 @@ import psfsim
 if "cuda" not in psfsim.backends():
     print("SKIPPED: this build of psfsim has no CUDA backend")
     sys.exit(77)
-try:
-    psfsim.Simulator(backend="cuda", samples=16)
-except psfsim.RuntimeFailure as e:
-    print(f"SKIPPED: no usable CUDA device: {e}")
+if why := psfsim._psfsim.unusable_reason("cuda"):
+    print(f"SKIPPED: no usable CUDA device: {why}")
     sys.exit(77)
 here = os.path.dirname(os.path.abspath(__file__))
 sys.exit(subprocess.call([sys.executable, "-m", "pytest", "-q", "-rs",

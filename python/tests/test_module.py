@@ -247,3 +247,6 @@ def test_docstrings_and_version():
     assert "replace all of the Simulator's own phase options" in psfsim.Simulator.__doc__
     assert psfsim.__version__
     assert "cpu" in psfsim.backends()
+    assert "cpu" in psfsim.usable_backends()
+    with pytest.raises(psfsim.InputError, match="not a backend"):
+        psfsim._psfsim.unusable_reason("tpu")
