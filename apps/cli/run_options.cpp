@@ -30,6 +30,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   bind_options(o.aperture, b);
   bind_options(o.optics, b);
   bind_options(o.metrics, b);
+  bind_options(o.train, b);
   add_options(run, Command::run, b);
 }
 
@@ -66,6 +67,7 @@ RunSpec to_run_spec(const RunOptions& o) {
   else s.frames = {terms};
   apply(o.aperture, s);         // after the frames: a stack of maps makes the batch
   read_pupil_maps(s.aperture);  // their values, which the sampler takes from the spec
+  apply(o.train, s);
   return s;
 }
 

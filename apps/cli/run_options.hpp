@@ -13,6 +13,7 @@
 #include "metrics_options.hpp"
 #include "optics_options.hpp"
 #include "pupil_options.hpp"
+#include "train_options.hpp"
 
 namespace psfsim::app {
 
@@ -23,6 +24,7 @@ struct RunOptions {
   ApertureOptions aperture;
   OpticsOptions optics;
   MetricsOptions metrics;
+  TrainOptions train;
   std::string output;
   bool force = false;
   std::string backend = "auto";

@@ -14,6 +14,7 @@
 #include "psfsim/frame_metrics.hpp"
 #include "psfsim/memory_budget.hpp"
 #include "pupil_builder.hpp"
+#include "train_stage.hpp"
 
 namespace psfsim::cpu {
 namespace {
@@ -88,6 +89,7 @@ class MftBackend final : public Backend {
   int threads_;
   double normalization_scale_;                 // `peak`: 1 / ((sum A)^2 sum_k weight_k); else 1
   std::vector<MftPropagator<T>> propagators_;  // one per wavelength
+  std::vector<TrainStage<T>> trains_;          // one per wavelength, with an optical train
   std::vector<Complex> pupils_;                // block_frames x N x N
   std::vector<T> channel_;                     // block_frames x K x K, one wavelength's |E|^2
   std::vector<PupilScratch> scratch_;
@@ -108,6 +110,15 @@ MftBackend<T>::MftBackend(const PsfPlan& plan)
   for (const auto& c : plan_.channels) weights += c.weight;
   normalization_scale_ =
       plan_.normalization == Normalization::peak ? plan_.sampled_pupil().peak_scale / weights : 1.0;
+  if (plan_.train) {
+    double peak = 0.0;
+    for (std::size_t c = 0; c < plan_.channels.size(); ++c)
+      peak += plan_.channels[c].weight * plan_.train->channels[c].unmasked_peak;
+    if (plan_.normalization == Normalization::peak) normalization_scale_ = 1.0 / peak;
+    support_ = MftSupport{plan_.train->support_lo, plan_.train->support_hi,
+                          plan_.train->support_lo, plan_.train->support_hi};
+    for (const ChannelTrain& c : plan_.train->channels) trains_.emplace_back(c, plan_.samples);
+  }
   const std::size_t n = plan_.samples, k = plan_.frame;
   require_memory(
       block_frames * (n * n + k * k) * sizeof(Complex) + 2 * plan_.max_batch * plan_.frame_bytes(),
@@ -139,7 +150,7 @@ FrameBlock MftBackend<T>::compute_to(std::span<const AberrationPolynomial> frame
   const std::size_t n2 = static_cast<std::size_t>(plan_.samples) * plan_.samples;
   const std::size_t k2 = plan_.frame_elements();
   const int count = static_cast<int>(frames.size());
-  double pupil_seconds = 0.0, mft_seconds = 0.0, intensity_seconds = 0.0;
+  double pupil_seconds = 0.0, mft_seconds = 0.0, intensity_seconds = 0.0, train_seconds = 0.0;
 
   for (int first = 0; first < count; first += block_frames) {
     const int frames_here = std::min(block_frames, count - first);
@@ -157,6 +168,11 @@ FrameBlock MftBackend<T>::compute_to(std::span<const AberrationPolynomial> frame
           builder_.build(scaled(phase, channel.phase_scale), field, scratch, channel.phase_scale);
       }
       pupil_seconds += seconds_since(t0);
+      if (!trains_.empty()) {
+        t0 = Clock::now();
+        trains_[c].apply(pupils_.data(), frames_here, threads_);
+        train_seconds += seconds_since(t0);
+      }
       t0 = Clock::now();
       // One wavelength writes the frames directly; more are weighted into them.
       const bool single = plan_.channels.size() == 1;
@@ -206,6 +222,7 @@ FrameBlock MftBackend<T>::compute_to(std::span<const AberrationPolynomial> frame
   block.metrics = per_metrics > 0 ? metric_rows.data() : nullptr;
   block.frames = frames.size();
   block.times.add("pupil", pupil_seconds);
+  if (!trains_.empty()) block.times.add("train", train_seconds);
   block.times.add("mft", mft_seconds);
   block.times.add("intensity", intensity_seconds);
   if (per_metrics > 0) block.times.add("metrics", metrics_seconds);

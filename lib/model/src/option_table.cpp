@@ -153,6 +153,25 @@ constexpr std::array<OptionInfo, option_count> table{{
     choice(Option::opd_units, "opd-units", A::one, "", units, "waves",
            "Units of the --pupil-opd map: waves at the reference wavelength, or nm or um (with a "
            "wavelength)"),
+    text(Option::coronagraph, "coronagraph", A::one, "MASK",
+         "Focal-plane mask of a coronagraph, followed by --lyot-stop: lyot:RADIUS[,T] (an "
+         "occulting spot of RADIUS lambda/D, intensity transmission T, default 0), vortex:CHARGE "
+         "(even, e.g. 6), fqpm (four-quadrant phase mask) or map:FILE[:DATASET],SAMPLING[,phase] "
+         "(a square complex map, or a phase map in waves, SAMPLING lambda/D per sample); the "
+         "detector then takes the MFT and `peak` frames are contrast"),
+    text(Option::lyot_stop, "lyot-stop", A::comma_text, "DIAMETER[,OBSCURATION]",
+         "Lyot stop after --coronagraph: a circle of DIAMETER less a central OBSCURATION, both "
+         "fractions of the pupil's diameter, e.g. 0.95 or 0.9,0.35 (default without it: no stop)"),
+    text(Option::lyot_spiders, "lyot-spiders", A::comma_text, "COUNT,WIDTH[,ANGLE]",
+         "Spiders of the Lyot stop, as --spiders writes them (WIDTH a fraction of the pupil's D)"),
+    number(Option::mask_sampling, "mask-sampling", "Q", "16",
+           "Samples per lambda/D of a lyot spot: it is sampled at theta = j/Q lambda/D, as an "
+           "FFT padded Q times samples it"),
+    text(Option::plane, "plane", A::repeated, "PLANE",
+         "A plane of an optical train after the pupil, in order (repeatable; instead of "
+         "--coronagraph and --lyot-stop): focal:MASK (as --coronagraph), "
+         "pupil:DIAMETER[,OBSCURATION][;COUNT,WIDTH[,ANGLE]] (a stop with spiders) or "
+         "distance:LENGTH (angular-spectrum propagation, with --diameter and a wavelength)"),
     text(Option::vary, "vary", A::comma_text, "TERM,START,STOP,COUNT",
          "Batch: one term stepped linearly, e.g. Z4,-1,1,21 (defocus through focus) or "
          "S2_0,0,2,5"),
@@ -307,6 +326,7 @@ constexpr Option run_list[] = {
     Option::obscuration,  Option::normalize,       Option::threads,       Option::device,
     Option::fft_effort,   Option::wisdom,          Option::stage_timing,  Option::spiders,
     Option::hex_segments, Option::pupil_amplitude, Option::pupil_opd,     Option::opd_units,
+    Option::coronagraph, Option::lyot_stop, Option::lyot_spiders, Option::mask_sampling, Option::plane,
     Option::vary,         Option::random,          Option::frames,        Option::crop,
     Option::wavelength,   Option::fnumber,         Option::pixel_pitch,   Option::diameter,
     Option::pixel_scale,  Option::wavelengths,     Option::band,          Option::aberration_units,

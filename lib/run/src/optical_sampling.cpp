@@ -190,7 +190,8 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
 
   // The FFT applies to one wavelength on whole pixels at an integer M that holds the crop.
   std::string why_not_fft;
-  if (g.spectrum.size() > 1) why_not_fft = "a spectrum has one pixel scale per wavelength";
+  if (!spec.train.empty()) why_not_fft = "an optical train reaches its detector by the MFT";
+  else if (g.spectrum.size() > 1) why_not_fft = "a spectrum has one pixel scale per wavelength";
   else if (g.oversample > 1)
     why_not_fft = flag(Option::oversample) + " places sub-pixels between FFT samples";
   else if (g.padded == 0)

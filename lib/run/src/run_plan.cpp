@@ -181,6 +181,15 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
                      flag(Option::normalize) + " none or sum and no " + flag(Option::photons) +
                      " (both take one aperture's sum of A)");
   check_spectrum_range(spec, p);
+  if (!spec.train.empty()) {
+    TrainSampling ts;
+    ts.samples = p.samples;
+    ts.grid = p.grid;
+    for (const SpectralChannel& c : p.channels) ts.wavelength_ratios.push_back(c.phase_scale);
+    ts.diameter_m = g.diameter_m.value_or(0.0);
+    ts.reference_wavelength_m = g.reference_wavelength_m;
+    p.train = make_train_plan(spec.train, ts, *p.pupil);
+  }
   p.metrics = make_metrics_plan(spec, g, p);
   return p;
 }

@@ -8,6 +8,7 @@
 #include "psfsim/enums.hpp"
 #include "psfsim/metrics.hpp"
 #include "psfsim/pupil_sampling.hpp"
+#include "psfsim/train_plan.hpp"
 
 namespace psfsim {
 
@@ -55,6 +56,9 @@ struct PsfPlan {
   MetricsPlan metrics;
   // The sampled pupil's facts, shared by every copy of the plan; set by with_sampled_pupil().
   std::shared_ptr<const SampledPupil> pupil;
+  // mft: the optical train between the pupil and the detector, one ChannelTrain per channel;
+  // null for none. With it `peak` divides by the unmasked train's peak (frames are contrast).
+  std::shared_ptr<const TrainPlan> train;
 
   // The sampled pupil; throws std::logic_error for a plan made without with_sampled_pupil().
   [[nodiscard]] const SampledPupil& sampled_pupil() const;

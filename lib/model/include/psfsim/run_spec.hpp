@@ -12,6 +12,7 @@
 #include "psfsim/aberration_sources.hpp"
 #include "psfsim/metrics.hpp"
 #include "psfsim/optics_spec.hpp"
+#include "psfsim/optical_train.hpp"
 #include "psfsim/aberration.hpp"
 #include "psfsim/zernike_convention.hpp"
 
@@ -61,6 +62,7 @@ struct RunSpec {
   bool frames_on_device = false;
   OpticsSpec optics;          // physical units, spectrum, propagation, detector (docs/spec.md §6)
   ApertureSpec aperture;      // spiders, hexagons, pupil maps (docs/spec.md §7)
+  OpticalTrain train;         // planes after the pupil (docs/coronagraphy.md); empty: none
   ZernikeConvention zernike;  // --zernike-order, --zernike-norm (docs/spec.md §7)
   MetricsSpec metrics;  // --metrics, --ee-radii, --mtf-frequencies, --store (docs/spec.md §7)
   // How the frames were defined, as the user wrote it, for the effective configuration.
