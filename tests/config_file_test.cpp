@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -52,10 +53,41 @@ std::vector<std::string> as_options(const std::string& path) {
   std::ifstream in(path);
   std::vector<std::string> args{"run"};
   bool in_run = false;
+  // A [[run.plane]] table's keys, unquoted, as --plane's text once the table ends.
+  std::map<std::string, std::string> plane;
+  const auto end_plane = [&] {
+    if (plane.empty()) return;
+    const std::string type = plane["type"];
+    if (type == "focal") args.push_back("--plane=focal:" + plane["mask"]);
+    if (type == "distance") args.push_back("--plane=distance:" + plane["z"]);
+    if (type == "pupil") {
+      std::string text = "--plane=pupil:" + plane["diameter"];
+      if (plane.count("obscuration") > 0) text += "," + plane["obscuration"];
+      if (plane.count("spiders") > 0) {
+        std::string spiders = plane["spiders"];  // [4, 0.02, 45]
+        std::erase(spiders, '[');
+        std::erase(spiders, ']');
+        std::erase(spiders, ' ');
+        text += ";" + spiders;
+      }
+      args.push_back(text);
+    }
+    plane.clear();
+  };
+  bool in_plane = false;
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
     if (line[0] == '[') {
+      end_plane();
       in_run = line == "[run]";
+      in_plane = line == "[[run.plane]]";
+      continue;
+    }
+    if (in_plane) {
+      const auto equals = line.find(" = ");
+      std::string value = line.substr(equals + 3);
+      if (value[0] == '"') value = value.substr(1, value.size() - 2);
+      plane[line.substr(0, equals)] = value;
       continue;
     }
     if (!in_run) continue;
@@ -75,6 +107,7 @@ std::vector<std::string> as_options(const std::string& path) {
       args.push_back("--" + key + "=" + value);
     }
   }
+  end_plane();
   return args;
 }
 

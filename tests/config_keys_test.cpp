@@ -116,6 +116,21 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"mtf-frequencies",
        {"--metrics mtf --mtf-frequencies 0.5", "metrics = \"mtf\"\nmtf-frequencies = \"0.5\""}},
       {"store", {"--metrics strehl --store frames", "metrics = \"strehl\"\nstore = \"frames\""}},
+      {"contrast-radii",
+       {"--metrics contrast --contrast-radii 3,4",
+        "metrics = \"contrast\"\ncontrast-radii = \"3,4\""}},
+      // docs/coronagraphy.md's optical trains.
+      {"coronagraph", {"--coronagraph lyot:3", "coronagraph = \"lyot:3\""}},
+      {"lyot-stop",
+       {"--coronagraph lyot:3 --lyot-stop 0.9,0.2",
+        "coronagraph = \"lyot:3\"\nlyot-stop = \"0.9,0.2\""}},
+      {"lyot-spiders",
+       {"--coronagraph lyot:3 --lyot-stop 0.9 --lyot-spiders 4,0.02",
+        "coronagraph = \"lyot:3\"\nlyot-stop = \"0.9\"\nlyot-spiders = \"4,0.02\""}},
+      {"mask-sampling",
+       {"--coronagraph lyot:3 --mask-sampling 8", "coronagraph = \"lyot:3\"\nmask-sampling = 8"}},
+      {"plane",
+       {"--plane focal:vortex:4 --plane pupil:0.9", "plane = [\"focal:vortex:4\", \"pupil:0.9\"]"}},
   };
 }
 

@@ -258,6 +258,90 @@ void check(const OptionInfo& option, const std::string& value, const Source& sou
   }
 }
 
+// A [[plane]] table (or [[run.plane]]) as the --plane value it stands for:
+//   type = "focal", mask = "vortex:6"                      -> focal:vortex:6
+//   type = "pupil", diameter = 0.95, obscuration = 0.3,
+//     spiders = [4, 0.01, 45]                              -> pupil:0.95,0.3;4,0.01,45
+//   type = "distance", z = "25mm"                          -> distance:25mm
+std::string plane_text(const toml::node& node, const Source& source, std::size_t line) {
+  const toml::table* t = node.as_table();
+  if (t == nullptr) source.fail(line, "plane: each plane is a table ([[plane]])");
+  const auto string_key = [&](std::string_view name) -> std::optional<std::string> {
+    const toml::node* v = t->get(name);
+    if (v == nullptr) return std::nullopt;
+    if (const auto* s = v->as_string()) return s->get();
+    source.fail(line, "plane: '" + std::string(name) + "' takes a string, not " + source.shown(*v));
+  };
+  const auto number_key = [&](std::string_view name) -> std::optional<std::string> {
+    const toml::node* v = t->get(name);
+    if (v == nullptr) return std::nullopt;
+    if (const auto* d = v->as_floating_point()) return format_number(d->get());
+    if (const auto* i = v->as_integer()) return std::to_string(i->get());
+    source.fail(line, "plane: '" + std::string(name) + "' takes a number, not " + source.shown(*v));
+  };
+  const auto allow = [&](std::initializer_list<std::string_view> keys) {
+    for (auto&& [k, v] : *t)
+      if (std::find(keys.begin(), keys.end(), k.str()) == keys.end())
+        source.fail(k.source().begin.line,
+                    "plane: unknown key '" + std::string(k.str()) + "' for this plane's type");
+  };
+  const std::optional<std::string> type = string_key("type");
+  if (!type) source.fail(line, "plane: needs type = \"focal\", \"pupil\" or \"distance\"");
+  if (*type == "focal") {
+    allow({"type", "mask"});
+    const auto mask = string_key("mask");
+    if (!mask) source.fail(line, "plane: a focal plane needs mask = \"...\" (as --coronagraph)");
+    return "focal:" + *mask;
+  }
+  if (*type == "pupil") {
+    allow({"type", "diameter", "obscuration", "spiders"});
+    std::string text = "pupil:" + number_key("diameter").value_or("1");
+    if (const auto o = number_key("obscuration")) text += "," + *o;
+    if (const toml::node* sp = t->get("spiders")) {
+      std::vector<std::string> parts;
+      if (const toml::array* a = sp->as_array()) {
+        for (const toml::node& item : *a) {
+          auto v = text_of(item, Grammar::text, true);
+          if (!v) source.fail(line, "plane: spiders takes COUNT,WIDTH[,ANGLE]");
+          parts.push_back(*v);
+        }
+      } else if (const auto* str = sp->as_string()) {
+        parts.push_back(str->get());
+      } else {
+        source.fail(line, "plane: spiders takes \"COUNT,WIDTH[,ANGLE]\" or an array");
+      }
+      text += ";" + CLI::detail::join(parts, ",");
+    }
+    return text;
+  }
+  if (*type == "distance") {
+    allow({"type", "z"});
+    const auto z = string_key("z");
+    if (!z) source.fail(line, "plane: a distance needs z = \"LENGTH\" (e.g. \"25mm\")");
+    return "distance:" + *z;
+  }
+  source.fail(line, "plane: type '" + *type + "' is not focal, pupil or distance");
+}
+
+// The command line's train replaces the file's planes, whichever way each writes it.
+bool train_on_command_line(const std::set<std::string>& keys) {
+  for (const char* k : {"plane", "coronagraph", "lyot-stop", "lyot-spiders"})
+    if (keys.count(k) > 0) return true;
+  return false;
+}
+
+// The --plane item of an array of plane tables.
+CLI::ConfigItem plane_items(const toml::node& value, const Source& source, std::size_t line) {
+  const toml::array* planes = value.as_array();
+  if (planes == nullptr || planes->empty())
+    source.fail(line, "plane: write the planes as [[plane]] tables, in the order light meets them");
+  CLI::ConfigItem entry;
+  entry.parents = {"run"};
+  entry.name = "plane";
+  for (const toml::node& p : *planes) entry.inputs.push_back(plane_text(p, source, line));
+  return entry;
+}
+
 }  // namespace
 
 std::set<std::string> long_option_names(int argc, const char* const* argv) {
@@ -339,6 +423,12 @@ std::vector<CLI::ConfigItem> ConfigFile::from_config(std::istream& input) const 
   for (auto&& [table_key, table_node] : root) {
     const std::string table_name(table_key.str());
     const std::size_t table_line = table_key.source().begin.line;
+    // [[plane]] at the top: the planes of [run]'s optical train.
+    if (table_name == "plane" && table_node.is_array_of_tables()) {
+      if (!train_on_command_line(command_line_keys_))
+        items.push_back(plane_items(table_node, source, table_line));
+      continue;
+    }
     const toml::table* keys = table_node.as_table();
     if (keys == nullptr)
       source.fail(table_line, "key '" + table_name +
@@ -368,6 +458,11 @@ std::vector<CLI::ConfigItem> ConfigFile::from_config(std::istream& input) const 
                               (near.empty() ? "" : "; did you mean '" + near + "'?"));
       }
       if (overridden(key)) continue;
+      if (command == Command::run && key == "plane" && value.is_array_of_tables()) {
+        if (!train_on_command_line(command_line_keys_))
+          items.push_back(plane_items(value, source, line));
+        continue;
+      }
 
       const Grammar grammar = row->grammar;
       const bool comma_list = row->arity == Arity::comma_text;

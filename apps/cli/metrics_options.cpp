@@ -11,6 +11,7 @@ void bind_options(MetricsOptions& o, OptionBindings& b) {
   b.bind(Option::metrics, o.metrics);
   b.bind(Option::ee_radii, o.ee_radii);
   b.bind(Option::mtf_frequencies, o.mtf_frequencies);
+  b.bind(Option::contrast_radii, o.contrast_radii);
   b.bind(Option::store, o.store);
 }
 
@@ -25,6 +26,8 @@ void apply(const MetricsOptions& o, RunSpec& s) {
     std::erase(m.metrics, Metric::mtf);
   if (!o.mtf_frequencies.empty())
     m.mtf_frequencies = parse_number_list(o.mtf_frequencies, flag(Option::mtf_frequencies));
+  if (!o.contrast_radii.empty())
+    m.contrast_radii = parse_number_list(o.contrast_radii, flag(Option::contrast_radii));
   if (!o.store.empty()) m.store = parse_store(o.store);
 }
 

@@ -14,6 +14,7 @@ struct MetricsOptions {
   std::string metrics;
   std::string ee_radii;
   std::string mtf_frequencies;
+  std::string contrast_radii;
   std::string store;
 };
 

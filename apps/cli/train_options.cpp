@@ -42,9 +42,9 @@ void apply(const TrainOptions& o, RunSpec& s) {
   OpticalTrain& t = s.train;
   const bool shorthand = !o.coronagraph.empty() || !o.lyot_stop.empty() || !o.lyot_spiders.empty();
   if (shorthand && !o.planes.empty())
-    throw InputError(flag(Option::plane) + " writes the whole train; " +
-                     flag(Option::coronagraph) + ", " + flag(Option::lyot_stop) + " and " +
-                     flag(Option::lyot_spiders) + " cannot be added to it");
+    throw InputError(flag(Option::plane) + " writes the whole train; " + flag(Option::coronagraph) +
+                     ", " + flag(Option::lyot_stop) + " and " + flag(Option::lyot_spiders) +
+                     " cannot be added to it");
   if (!o.lyot_spiders.empty() && o.lyot_stop.empty())
     throw InputError(flag(Option::lyot_spiders) + ": needs " + flag(Option::lyot_stop));
   if (!o.coronagraph.empty())
@@ -56,16 +56,11 @@ void apply(const TrainOptions& o, RunSpec& s) {
     t.planes.emplace_back(stop);
   }
   for (const std::string& p : o.planes) t.planes.push_back(parse_plane(p, flag(Option::plane)));
-  if (o.mask_sampling) {
-    if (!(std::isfinite(*o.mask_sampling) && *o.mask_sampling >= 1.0 &&
-          *o.mask_sampling <= max_mask_sampling))
-      throw InputError(flag(Option::mask_sampling) + " " + format_number(*o.mask_sampling) +
-                       ": must be a number from 1 to " + format_number(max_mask_sampling));
-    if (t.empty())
-      throw InputError(flag(Option::mask_sampling) + ": needs " + flag(Option::coronagraph) +
-                       " or " + flag(Option::plane));
-    t.mask_sampling = *o.mask_sampling;
-  }
+  if (!(std::isfinite(o.mask_sampling) && o.mask_sampling >= 1.0 &&
+        o.mask_sampling <= max_mask_sampling))
+    throw InputError(flag(Option::mask_sampling) + " " + format_number(o.mask_sampling) +
+                     ": must be a number from 1 to " + format_number(max_mask_sampling));
+  t.mask_sampling = o.mask_sampling;
   for (TrainPlane& p : t.planes)
     if (auto* m = std::get_if<FocalMask>(&p); m && m->kind == FocalMask::Kind::map)
       read_mask_map(*m, flag(o.planes.empty() ? Option::coronagraph : Option::plane));

@@ -15,7 +15,7 @@ struct TrainOptions {
   std::string coronagraph;
   std::string lyot_stop;
   std::string lyot_spiders;
-  std::optional<double> mask_sampling;
+  double mask_sampling = default_mask_sampling;
   std::vector<std::string> planes;
 };
 

@@ -13,7 +13,8 @@ OpenBlasLibrary open_openblas() {
   const std::string soname = "libopenblas.so.0";
   const auto built_with = std::filesystem::path(PSFSIM_OPENBLAS_LIBDIR) / soname;
   const SharedLibrary so({built_with.string(), soname},
-                         "OpenBLAS, for --propagation mft on the CPU; Debian: libopenblas0");
+                         "OpenBLAS, for --propagation mft on the CPU; Debian: libopenblas0",
+                         /*own_copy=*/true);
   OpenBlasLibrary library;
   so.bind("cblas_cgemm", library.cgemm);
   so.bind("cblas_zgemm", library.zgemm);

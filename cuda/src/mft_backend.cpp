@@ -24,6 +24,7 @@
 #include "psfsim/mft_matrix.hpp"
 #include "pupil_kernel.hpp"
 #include "pupil_map_buffers.hpp"
+#include "train_stage.hpp"
 
 namespace psfsim::cuda {
 namespace {
@@ -69,6 +70,16 @@ struct MftSchedule {
   }
 };
 
+// An optical train's work buffers per frame and channel (TrainStage): N x m, m x m, m x N and
+// N x N for its largest pass.
+std::size_t train_bytes_per_frame(const PsfPlan& plan, std::size_t complex_bytes) {
+  std::size_t m = 0;
+  for (const TrainStep& s : plan.train->channels.front().steps)
+    for (const MaskPass& p : s.passes) m = std::max<std::size_t>(m, p.points);
+  const std::size_t n = plan.samples;
+  return (2 * n * m + m * m + n * n) * complex_bytes;
+}
+
 MftSchedule choose_schedule(const PsfPlan& plan, std::size_t complex_bytes) {
   MftSchedule s;
   const long long n = plan.samples;
@@ -80,8 +91,11 @@ MftSchedule choose_schedule(const PsfPlan& plan, std::size_t complex_bytes) {
       !s.staged && static_cast<std::size_t>(batch) * plan.frame_bytes() <= direct_write_limit;
   s.overlap = !s.staged && !s.direct_write;
 
-  const std::size_t bytes_per_frame =
+  std::size_t bytes_per_frame =
       static_cast<std::size_t>(channels * (n * n + n * k + k * k)) * complex_bytes;
+  if (plan.train)
+    bytes_per_frame +=
+        static_cast<std::size_t>(channels) * train_bytes_per_frame(plan, complex_bytes);
   const long long most = std::clamp<long long>(
       std::min<long long>(static_cast<long long>(piece_buffer_limit / bytes_per_frame),
                           INT_MAX / n),  // the first product's n = frames * N
@@ -176,6 +190,7 @@ class MftBackend final : public PipelinedBackend<Real> {
   DeviceBuffer<double> raw_weights_;
   DeviceBuffer<double> moments_;
   BlasHandle blas_{pipeline_.stream()};
+  std::vector<TrainStage<Real>> trains_;  // one per channel, with an optical train
 };
 
 template <typename Real>
@@ -207,6 +222,9 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
     PSFSIM_CUDA_CHECK(cudaMemcpy(raw_weights_.data(), weights.data(),
                                  weights.size() * sizeof(double), cudaMemcpyHostToDevice));
   }
+  if (plan_.train)
+    for (const ChannelTrain& c : plan_.train->channels)
+      trains_.emplace_back(c, n_, schedule_.piece_frames);
   if (schedule_.staged) {
     const std::size_t marks =
         4 * static_cast<std::size_t>(schedule_.split(plan_.max_batch).pieces()) + 1;
@@ -232,6 +250,10 @@ void MftBackend<Real>::require_memory() const {
                        + n * sizeof(double) + w * (sizeof(double) + sizeof(Real)) +
                        PupilMapBuffers::bytes(plan_.sampled_pupil()) + BlasHandle::workspace_bytes;
   if (!schedule_.direct_write) needed += call_slots * batch * pixels() * sizeof(Real);
+  if (plan_.train)
+    for (const ChannelTrain& c : plan_.train->channels)
+      needed += TrainStage<Real>::constant_bytes(c, n_) +
+                pieces * TrainStage<Real>::bytes_per_frame(c, n_);
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   PSFSIM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -268,8 +290,15 @@ void MftBackend<Real>::upload_constants() {
     weight_sum += c.weight;
   }
   upload(phase_scales_, scales);
-  const double constant =
+  double constant =
       plan_.normalization == Normalization::peak ? facts.peak_scale / weight_sum : 1.0;
+  if (plan_.train && plan_.normalization == Normalization::peak) {
+    // Frames in contrast: over the peak of the train without its focal-plane masks.
+    double peak = 0.0;
+    for (std::size_t c = 0; c < plan_.channels.size(); ++c)
+      peak += plan_.channels[c].weight * plan_.train->channels[c].unmasked_peak;
+    constant = 1.0 / peak;
+  }
   std::vector<Real> weights;
   for (const SpectralChannel& c : plan_.channels)
     weights.push_back(static_cast<Real>(c.weight * constant));
@@ -424,6 +453,9 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
   ChannelPupils with_moments = shape;
   with_moments.maps.moments = moments_.data();
   launch_build_channel_pupils<Real>(pupils_.data(), with_moments, tables, stream);
+  for (std::size_t c = 0; c < trains_.size(); ++c)
+    trains_[c].issue(blas_, pupils_.data() + c * piece_elements(static_cast<long long>(n_) * n_),
+                     count, stream);
   mark(key, 4 * static_cast<std::size_t>(piece) + 1);
   issue_products(count);
   mark(key, 4 * static_cast<std::size_t>(piece) + 2);

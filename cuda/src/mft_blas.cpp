@@ -33,13 +33,13 @@ template <>
 void gemm_strided_batched<float>(const BlasHandle& blas, int m, int n, int k,
                                  const GemmOperand<float>& a, const GemmOperand<float>& b,
                                  float2* c, int ldc, long long stride_c, int batch,
-                                 ComplexProduct product) {
+                                 ComplexProduct product, bool accumulate) {
   const cuComplex one{1.0f, 0.0f};
-  const cuComplex zero{0.0f, 0.0f};
+  const cuComplex beta{accumulate ? 1.0f : 0.0f, 0.0f};
   const auto gemm = product == ComplexProduct::gauss ? cublas().cgemm3m_strided_batched
                                                      : cublas().cgemm_strided_batched;
   PSFSIM_CUDA_CHECK(gemm(blas.get(), operation(a.transposed), operation(b.transposed), m, n, k,
-                         &one, a.data, a.ld, a.stride, b.data, b.ld, b.stride, &zero, c, ldc,
+                         &one, a.data, a.ld, a.stride, b.data, b.ld, b.stride, &beta, c, ldc,
                          stride_c, batch));
 }
 
@@ -47,12 +47,12 @@ template <>
 void gemm_strided_batched<double>(const BlasHandle& blas, int m, int n, int k,
                                   const GemmOperand<double>& a, const GemmOperand<double>& b,
                                   double2* c, int ldc, long long stride_c, int batch,
-                                  ComplexProduct /*product*/) {
+                                  ComplexProduct /*product*/, bool accumulate) {
   const cuDoubleComplex one{1.0, 0.0};
-  const cuDoubleComplex zero{0.0, 0.0};
+  const cuDoubleComplex beta{accumulate ? 1.0 : 0.0, 0.0};
   PSFSIM_CUDA_CHECK(cublas().zgemm_strided_batched(
       blas.get(), operation(a.transposed), operation(b.transposed), m, n, k, &one, a.data, a.ld,
-      a.stride, b.data, b.ld, b.stride, &zero, c, ldc, stride_c, batch));
+      a.stride, b.data, b.ld, b.stride, &beta, c, ldc, stride_c, batch));
 }
 
 template <>

@@ -47,13 +47,14 @@ enum class ComplexProduct {
   gauss,      // cgemm3m: 3 (Gauss), up to 25% faster where cuBLAS has kernels for it
 };
 
-// C_i = op(A_i) op(B_i) for i < batch; C_i is m x n column-major with leading dimension
-// ldc, `stride_c` apart.
+// C_i = op(A_i) op(B_i) for i < batch (C_i += ... where `accumulate`); C_i is m x n
+// column-major with leading dimension ldc, `stride_c` apart.
 template <typename Real>
 void gemm_strided_batched(const BlasHandle& blas, int m, int n, int k, const GemmOperand<Real>& a,
                           const GemmOperand<Real>& b, DeviceComplex<Real>* c, int ldc,
                           long long stride_c, int batch,
-                          ComplexProduct product = ComplexProduct::four_real);
+                          ComplexProduct product = ComplexProduct::four_real,
+                          bool accumulate = false);
 
 // A real operand, as GemmOperand: `stride` real values apart.
 template <typename Real>

@@ -343,7 +343,8 @@ PYBIND11_MODULE(_psfsim, m) {
             py::list columns;
             for (const MetricColumn& c : s.metric_columns())
               columns.append(py::make_tuple(c.name, c.offset, c.width,
-                                            c.metric == Metric::ee || c.metric == Metric::mtf));
+                                            c.metric == Metric::ee || c.metric == Metric::mtf ||
+                                                c.metric == Metric::contrast));
             return columns;
           })
       .def_property_readonly("ee_radii",

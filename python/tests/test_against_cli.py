@@ -65,6 +65,12 @@ CASES = {
     "chunk_frames": dict(chunk_frames=2, vary=("Z4", 0, 1, 5)),
     "compression": dict(compression="deflate:1"),
     "quiet": dict(quiet=True),
+    "contrast_radii": dict(metrics="contrast,throughput", contrast_radii=[2, 3.5]),
+    "coronagraph": dict(coronagraph="vortex:2", samples=32),
+    "lyot_stop": dict(coronagraph="lyot:2", lyot_stop=(0.9, 0.2)),
+    "lyot_spiders": dict(coronagraph="lyot:2", lyot_stop=0.9, lyot_spiders=(4, 0.02)),
+    "mask_sampling": dict(coronagraph="lyot:2", mask_sampling=8),
+    "plane": dict(plane=["focal:lyot:2,0.01", "pupil:0.8;3,0.02"]),
 }
 
 

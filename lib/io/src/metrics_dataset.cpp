@@ -28,6 +28,12 @@ Description describe(const MetricColumn& c) {
       return {"waves", "RMS of the wavefront over the aperture, weighted by A, piston removed"};
     case Metric::mtf:
       return {"1", "radially averaged MTF at frequencies_cutoff (units of D/lambda)"};
+    case Metric::contrast:
+      return {"1", c.name == "contrast_mean"
+                       ? "azimuthal mean of the frame over the peak of the train without its "
+                         "focal-plane masks, over pixels within 0.5 lambda/D of radii_lambda_over_d"
+                       : "azimuthal standard deviation of the same pixels' contrast"};
+    case Metric::throughput: return {"1", "the detector's energy over the entrance pupil's"};
   }
   return {"", ""};
 }
@@ -42,7 +48,8 @@ MetricsDatasets::MetricsDatasets(hid_t root, const MetricsSpec& spec, std::size_
   set_attribute(group, "frames", static_cast<long long>(frames));
   for (const MetricColumn& c : columns_) {
     values_per_frame_ += c.width;
-    const bool matrix = c.metric == Metric::ee || c.metric == Metric::mtf;
+    const bool matrix =
+        c.metric == Metric::ee || c.metric == Metric::mtf || c.metric == Metric::contrast;
     const hsize_t dims[2] = {frames, c.width};
     const Handle space(H5Screate_simple(matrix ? 2 : 1, dims, nullptr), H5Sclose,
                        "create a dataspace");
@@ -54,6 +61,8 @@ MetricsDatasets::MetricsDatasets(hid_t root, const MetricsSpec& spec, std::size_
     set_attribute(set.get(), "description", std::string(d.text));
     if (c.metric == Metric::ee)
       set_attribute(set.get(), "radii_lambda_over_d", std::span<const double>(spec.ee_radii));
+    if (c.metric == Metric::contrast)
+      set_attribute(set.get(), "radii_lambda_over_d", std::span<const double>(spec.contrast_radii));
     if (c.metric == Metric::mtf)
       set_attribute(set.get(), "frequencies_cutoff", std::span<const double>(spec.mtf_frequencies));
     sets_.push_back(std::move(set));

@@ -16,6 +16,7 @@
 #include "psfsim/effective_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/output_path.hpp"
+#include "psfsim/train_plan.hpp"
 
 namespace psfsim {
 namespace fs = std::filesystem;
@@ -31,6 +32,16 @@ void write_aperture_attributes(hid_t psf, const ApertureSpec& a) {
     h5::set_attribute(psf, "pupil_opd", a.opd);
     h5::set_attribute(psf, "opd_units", std::string(to_string(a.opd_units)));
   }
+}
+// The optical train after the pupil, one plane per line in --plane's syntax, and how each is
+// sampled (docs/coronagraphy.md).
+void write_train_attributes(hid_t psf, const OpticalTrain& train, int samples) {
+  if (train.empty()) return;
+  std::string planes;
+  for (const TrainPlane& p : train.planes) planes += (planes.empty() ? "" : "\n") + to_string(p);
+  h5::set_attribute(psf, "optical_train", planes);
+  h5::set_attribute(psf, "optical_train_sampling", train_sampling_text(train, samples));
+  h5::set_attribute(psf, "mask_sampling", train.mask_sampling);
 }
 void write_timings(hid_t root, const TimingLog& log);
 
@@ -111,6 +122,7 @@ void write_run_attributes(hid_t object, const RunHeader& header, bool frames) {
   h5::set_attribute(object, "backend", header.backend);
   h5::set_attribute(object, "obscuration", spec.obscuration);
   write_aperture_attributes(object, spec.aperture);
+  write_train_attributes(object, spec.train, spec.samples);
   h5::set_attribute(object, "crop", static_cast<long long>(g.frame));
 }
 

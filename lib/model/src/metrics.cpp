@@ -11,8 +11,8 @@ namespace psfsim {
 namespace {
 
 constexpr Metric all_metrics[metric_kinds] = {
-    Metric::strehl, Metric::strehl_centre, Metric::centroid, Metric::fwhm,
-    Metric::ee,     Metric::rms_wavefront, Metric::mtf};
+    Metric::strehl,        Metric::strehl_centre, Metric::centroid, Metric::fwhm,      Metric::ee,
+    Metric::rms_wavefront, Metric::mtf,           Metric::contrast, Metric::throughput};
 
 }  // namespace
 
@@ -25,6 +25,8 @@ std::string_view to_string(Metric m) noexcept {
     case Metric::ee: return "ee";
     case Metric::rms_wavefront: return "rms_wavefront";
     case Metric::mtf: return "mtf";
+    case Metric::contrast: return "contrast";
+    case Metric::throughput: return "throughput";
   }
   return "?";
 }
@@ -57,7 +59,9 @@ std::vector<Metric> parse_metrics(std::string_view text) {
   std::vector<Metric> chosen;
   for (std::string_view name : split_fields(text)) {
     if (name == "all") {
-      chosen.assign(std::begin(all_metrics), std::end(all_metrics));
+      // The PSF's own seven; contrast and throughput are named.
+      for (Metric m : all_metrics)
+        if (!host_metric(m)) chosen.push_back(m);
       continue;
     }
     const auto* found = std::find_if(std::begin(all_metrics), std::end(all_metrics),
@@ -66,7 +70,7 @@ std::vector<Metric> parse_metrics(std::string_view text) {
       throw InputError(flag(Option::metrics) + " " + std::string(text) + ": unknown metric '" +
                        std::string(name) +
                        "' (known: strehl, strehl_centre, centroid, fwhm, ee, rms_wavefront, "
-                       "mtf, or all)");
+                       "mtf, contrast, throughput, or all: the first seven)");
     chosen.push_back(*found);
   }
   std::vector<Metric> canonical;
@@ -102,6 +106,10 @@ std::vector<MetricColumn> metric_columns(const MetricsSpec& spec) {
         break;
       case Metric::ee: add(m, "ee", spec.ee_radii.size()); break;
       case Metric::mtf: add(m, "mtf", spec.mtf_frequencies.size()); break;
+      case Metric::contrast:
+        add(m, "contrast_mean", spec.contrast_radii.size());
+        add(m, "contrast_std", spec.contrast_radii.size());
+        break;
       default: add(m, std::string(to_string(m)), 1); break;
     }
   }

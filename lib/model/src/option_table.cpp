@@ -232,7 +232,9 @@ constexpr std::array<OptionInfo, option_count> table{{
          "Per-frame metrics computed where the frames are, written to /metrics: strehl "
          "(maximum over the aberration-free peak), strehl_centre, centroid (lambda/D), fwhm "
          "(lambda/D), ee (at --ee-radii), rms_wavefront (waves), mtf (at --mtf-frequencies), "
-         "or all"),
+         "or all of these; and contrast (a radial curve at --contrast-radii, over the peak of the "
+         "train without its focal-plane masks) and throughput (the fraction of the pupil's "
+         "energy on the detector)"),
     // The defaults in these two helps are default_ee_radii and default_mtf_frequencies
     // (tests/option_table_test.cpp holds them to it).
     text(Option::ee_radii, "ee-radii", A::comma_text, "R1,R2,...",
@@ -241,6 +243,10 @@ constexpr std::array<OptionInfo, option_count> table{{
     text(Option::mtf_frequencies, "mtf-frequencies", A::comma_text, "NU1,NU2,...",
          "MTF frequencies as fractions of the cutoff D/lambda, in [0, 1] (default "
          "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9)"),
+    text(Option::contrast_radii, "contrast-radii", A::comma_text, "R1,R2,...",
+         "Separations in lambda/D of the contrast metric's curve: the azimuthal mean and "
+         "standard deviation of the frame in contrast over pixels within 0.5 lambda/D of each "
+         "(default 2,3,4,5,6,8,10,12,15,20)"),
     choice(Option::store, "store", A::one, "frames|metrics|both", stores, "",
            "What the file keeps: frames (/psf), metrics (/metrics only: no frame leaves the "
            "device) or both; default frames, or both with --metrics"),
@@ -320,20 +326,63 @@ constexpr bool bare_keys() {
 static_assert(bare_keys(), "option names are bare TOML keys");
 
 constexpr Option run_list[] = {
-    Option::output,       Option::force,           Option::backend,       Option::precision,
-    Option::samples,      Option::pad_factor,      Option::padded_size,   Option::grid,
-    Option::seidel,       Option::zernike,         Option::zernike_order, Option::zernike_norm,
-    Option::obscuration,  Option::normalize,       Option::threads,       Option::device,
-    Option::fft_effort,   Option::wisdom,          Option::stage_timing,  Option::spiders,
-    Option::hex_segments, Option::pupil_amplitude, Option::pupil_opd,     Option::opd_units,
-    Option::coronagraph, Option::lyot_stop, Option::lyot_spiders, Option::mask_sampling, Option::plane,
-    Option::vary,         Option::random,          Option::frames,        Option::crop,
-    Option::wavelength,   Option::fnumber,         Option::pixel_pitch,   Option::diameter,
-    Option::pixel_scale,  Option::wavelengths,     Option::band,          Option::aberration_units,
-    Option::propagation,  Option::oversample,      Option::jitter,        Option::photons,
-    Option::background,   Option::read_noise,      Option::noise_seed,    Option::metrics,
-    Option::ee_radii,     Option::mtf_frequencies, Option::store,         Option::repeat,
-    Option::chunk_frames, Option::compression,     Option::quiet,
+    Option::output,
+    Option::force,
+    Option::backend,
+    Option::precision,
+    Option::samples,
+    Option::pad_factor,
+    Option::padded_size,
+    Option::grid,
+    Option::seidel,
+    Option::zernike,
+    Option::zernike_order,
+    Option::zernike_norm,
+    Option::obscuration,
+    Option::normalize,
+    Option::threads,
+    Option::device,
+    Option::fft_effort,
+    Option::wisdom,
+    Option::stage_timing,
+    Option::spiders,
+    Option::hex_segments,
+    Option::pupil_amplitude,
+    Option::pupil_opd,
+    Option::opd_units,
+    Option::coronagraph,
+    Option::lyot_stop,
+    Option::lyot_spiders,
+    Option::mask_sampling,
+    Option::plane,
+    Option::vary,
+    Option::random,
+    Option::frames,
+    Option::crop,
+    Option::wavelength,
+    Option::fnumber,
+    Option::pixel_pitch,
+    Option::diameter,
+    Option::pixel_scale,
+    Option::wavelengths,
+    Option::band,
+    Option::aberration_units,
+    Option::propagation,
+    Option::oversample,
+    Option::jitter,
+    Option::photons,
+    Option::background,
+    Option::read_noise,
+    Option::noise_seed,
+    Option::metrics,
+    Option::ee_radii,
+    Option::mtf_frequencies,
+    Option::contrast_radii,
+    Option::store,
+    Option::repeat,
+    Option::chunk_frames,
+    Option::compression,
+    Option::quiet,
 };
 
 constexpr Option sweep_list[] = {

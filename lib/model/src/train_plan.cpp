@@ -26,9 +26,9 @@ constexpr double pi = std::numbers::pi;
 // against brute-force FFTs padded 32 times (docs/coronagraphy.md gives the accuracy).
 struct PassDesign {
   double spacing;
-  double half;      // 0: the whole period
-  double cut;       // the window handed to the finer pass: 1 inside cut - width/2
-  double width;     // ... 0 outside cut + width/2
+  double half;   // 0: the whole period
+  double cut;    // the window handed to the finer pass: 1 inside cut - width/2
+  double width;  // ... 0 outside cut + width/2
 };
 constexpr PassDesign full_plane_passes[] = {
     {0.25, 0.0, 8.0, 4.0},
@@ -58,7 +58,8 @@ MaskPass make_pass(const std::vector<double>& coordinates, double dxi, int m, do
   p.spacing = spacing;
   p.forward.resize(area(m, n));
   const MftAxis axis{coordinates, m, centre, spacing};
-  write_mft_matrix(axis, [](double turns) { return mft_phasor(turns); }, p.forward.begin());
+  write_mft_matrix(
+      axis, [](double turns) { return mft_phasor(turns); }, p.forward.begin());
   p.inverse.resize(area(n, m));
   for (int q = 0; q < m; ++q)
     for (std::size_t i = 0; i < n; ++i) p.inverse[i * m + q] = std::conj(p.forward[q * n + i]);
@@ -70,8 +71,8 @@ MaskPass make_pass(const std::vector<double>& coordinates, double dxi, int m, do
   return p;
 }
 
-TrainStep spot_step(const FocalMask& mask, const std::vector<double>& x, double dxi,
-                    double ratio, double sampling) {
+TrainStep spot_step(const FocalMask& mask, const std::vector<double>& x, double dxi, double ratio,
+                    double sampling) {
   // The samples theta = j / Q lambda_ref/D with |theta| <= r, as an FFT padded Q times has
   // them: in lambda_k/D both scale by lambda_ref/lambda_k.
   const double rq = mask.radius * sampling;
@@ -83,16 +84,13 @@ TrainStep spot_step(const FocalMask& mask, const std::vector<double>& x, double 
   const double spacing = ratio / sampling;
   s.passes.push_back(make_pass(x, dxi, 2 * j + 1, j, spacing, [&](double tx, double ty) {
     const double jx = tx / spacing, jy = ty / spacing;
-    return Complex128(std::round(jx) * std::round(jx) + std::round(jy) * std::round(jy) <=
-                              rq * rq
-                          ? leak
-                          : 0.0);
+    return Complex128(
+        std::round(jx) * std::round(jx) + std::round(jy) * std::round(jy) <= rq * rq ? leak : 0.0);
   }));
   return s;
 }
 
-TrainStep map_step(const FocalMask& mask, const std::vector<double>& x, double dxi,
-                   double ratio) {
+TrainStep map_step(const FocalMask& mask, const std::vector<double>& x, double dxi, double ratio) {
   const MaskMap& map = *mask.map_values;
   const int m = static_cast<int>(map.columns);
   const double spacing = mask.map_sampling * ratio;
@@ -231,6 +229,41 @@ std::vector<Complex128> entrance_amplitude(const SampledPupil& pupil) {
 
 }  // namespace
 
+std::string train_sampling_text(const OpticalTrain& train, int samples) {
+  std::string text;
+  for (const TrainPlane& p : train.planes) {
+    std::string line = to_string(p) + ": ";
+    if (const auto* m = std::get_if<FocalMask>(&p)) {
+      if (m->kind == FocalMask::Kind::spot) {
+        const int j = static_cast<int>(std::floor(m->radius * train.mask_sampling));
+        line += "one MFT pass, " + std::to_string(2 * j + 1) + " x " + std::to_string(2 * j + 1) +
+                " samples at 1/" + format_number(train.mask_sampling) + " lambda/D";
+      } else if (m->kind == FocalMask::Kind::map) {
+        line += "one MFT pass at the map's samples, " + format_number(m->map_sampling) +
+                " lambda/D apart";
+      } else {
+        line += "MFT passes at";
+        for (const PassDesign& d : full_plane_passes)
+          line += " " + format_number(d.spacing) + " lambda/D" +
+                  (d.half == 0.0 ? " (one period, " + std::to_string(samples) + " lambda/D)"
+                                 : " (to " + format_number(d.half) + ")") +
+                  (d.cut > 0.0 ? " handing over at " + format_number(d.cut) + " +- " +
+                                     format_number(d.width / 2) + ","
+                               : "");
+        line += " raised-cosine windows";
+      }
+    } else if (std::holds_alternative<PupilStop>(p)) {
+      line += "multiplies the field on the pupil's " + std::to_string(samples) + " x " +
+              std::to_string(samples) + " grid";
+    } else {
+      line += "angular spectrum on the field zero-padded to " + std::to_string(2 * samples) +
+              " x " + std::to_string(2 * samples);
+    }
+    text += (text.empty() ? "" : "\n") + line;
+  }
+  return text;
+}
+
 std::vector<double> stop_mask(const PupilStop& s, const std::vector<double>& coordinates) {
   std::vector<double> scaled(coordinates);
   for (double& x : scaled) x /= s.diameter;
@@ -256,7 +289,7 @@ void apply_train(const ChannelTrain& channel, int samples, std::vector<Complex12
         const auto at = transposed(p.forward, m, n);                        // N x m
         auto f = product(p.forward, product(field, at, n, n, m), m, n, m);  // m x m
         for (std::size_t i = 0; i < m * m; ++i) f[i] *= p.weights[i];
-        const auto bt = transposed(p.inverse, n, m);                        // m x N
+        const auto bt = transposed(p.inverse, n, m);  // m x N
         const auto l = product(p.inverse, product(f, bt, m, m, n), n, m, n);
         for (std::size_t i = 0; i < n * n; ++i) out[i] += l[i];
       }
@@ -277,8 +310,8 @@ std::shared_ptr<const TrainPlan> make_train_plan(const OpticalTrain& train,
   for (const TrainPlane& p : train.planes) {
     plan->description += (plan->description.empty() ? "" : "\n") + to_string(p);
     if (const auto* m = std::get_if<FocalMask>(&p)) {
-      const bool full = m->kind == FocalMask::Kind::vortex ||
-                        m->kind == FocalMask::Kind::four_quadrant;
+      const bool full =
+          m->kind == FocalMask::Kind::vortex || m->kind == FocalMask::Kind::four_quadrant;
       if (full && 1.0 / dxi < min_full_plane_period)
         throw InputError(flag(Option::coronagraph) + " " + to_string(*m) +
                          ": a mask over the whole focal plane needs --samples of at least " +
@@ -298,8 +331,7 @@ std::shared_ptr<const TrainPlan> make_train_plan(const OpticalTrain& train,
           channel.steps.push_back(spot_step(*m, x, dxi, ratio, train.mask_sampling));
         else if (m->kind == FocalMask::Kind::map)
           channel.steps.push_back(map_step(*m, x, dxi, ratio));
-        else
-          channel.steps.push_back(full_plane_step(*m, x, dxi));
+        else channel.steps.push_back(full_plane_step(*m, x, dxi));
         lo = 0;
         hi = n;
       } else if (const auto* s = std::get_if<PupilStop>(&p)) {

@@ -43,6 +43,8 @@ void write_metrics(ConfigTable& t, const MetricsSpec& m) {
     t.text(Option::metrics, names);
     t.text(Option::ee_radii, format_number_list(m.ee_radii));
     t.text(Option::mtf_frequencies, format_number_list(m.mtf_frequencies));
+    if (m.has(Metric::contrast))
+      t.text(Option::contrast_radii, format_number_list(m.contrast_radii));
   }
   t.text(Option::store, to_string(m.resolved_store()));
 }
@@ -54,6 +56,14 @@ void write_aperture(ConfigTable& t, const ApertureSpec& a) {
   if (!a.opd.empty()) t.text(Option::pupil_opd, a.opd);
   if (!a.opd.empty() || a.opd_units != AberrationUnits::waves)
     t.text(Option::opd_units, to_string(a.opd_units));
+}
+
+void write_train(ConfigTable& t, const OpticalTrain& train) {
+  if (train.empty()) return;
+  std::vector<std::string> planes;
+  for (const TrainPlane& p : train.planes) planes.push_back(to_string(p));
+  t.texts(Option::plane, planes);
+  t.number(Option::mask_sampling, train.mask_sampling);
 }
 
 }  // namespace
@@ -77,6 +87,7 @@ std::string to_toml(const RunSpec& spec) {
   t.text(Option::zernike_norm, to_string(spec.zernike.norm));
   t.number(Option::obscuration, spec.obscuration);
   write_aperture(t, spec.aperture);
+  write_train(t, spec.train);
   t.text(Option::normalize, to_string(spec.normalization));
   if (!spec.vary.empty()) t.text(Option::vary, spec.vary);
   if (!spec.random.empty()) t.text(Option::random, spec.random);

@@ -46,6 +46,22 @@ void validate_metrics(const RunSpec& spec, const Geometry& g) {
     for (double r : m.ee_radii)
       require(std::isfinite(r) && r > 0.0, radii + ": radii must be > 0 (lambda/D)");
   }
+  if (m.has(Metric::contrast)) {
+    const std::string radii =
+        flag(Option::contrast_radii) + " " + format_number_list(m.contrast_radii);
+    require(!m.contrast_radii.empty() && m.contrast_radii.size() <= max_contrast_radii,
+            radii + ": give 1 to " + std::to_string(max_contrast_radii) + " radii");
+    for (double r : m.contrast_radii)
+      require(std::isfinite(r) && r >= 0.0, radii + ": radii must be >= 0 (lambda/D)");
+  }
+  if (m.has(Metric::contrast) || m.has(Metric::throughput)) {
+    const std::string named = flag(Option::metrics) + " contrast and throughput";
+    require(!g.detector_stage(spec.optics),
+            named + " describe the optical frame: not with " + flag(Option::oversample) + ", " +
+                flag(Option::jitter) + " or " + flag(Option::photons));
+    require(spec.normalization != Normalization::sum,
+            named + " need " + flag(Option::normalize) + " peak or none");
+  }
   if (m.has(Metric::mtf)) {
     const std::string frequencies =
         flag(Option::mtf_frequencies) + " " + format_number_list(m.mtf_frequencies);
@@ -62,9 +78,13 @@ void validate_metrics(const RunSpec& spec, const Geometry& g) {
 MetricsPlan make_metrics_plan(const RunSpec& spec, const Geometry& g, const PsfPlan& plan) {
   MetricsPlan m;
   const MetricsSpec& s = spec.metrics;
-  m.store_frames = s.stores_frames();
+  // The host's metrics are computed from the frames, which must then leave the backend.
+  m.store_frames = s.stores_frames() ||
+                   (s.stores_metrics() && (s.has(Metric::contrast) || s.has(Metric::throughput)));
   if (!s.stores_metrics()) return m;
-  m.columns = metric_columns(s);
+  // The host's columns come last, outside the backend's rows (train_metrics.hpp).
+  for (const MetricColumn& c : metric_columns(s))
+    if (!host_metric(c.metric)) m.columns.push_back(c);
   for (const auto& c : m.columns) m.values_per_frame += c.width;
   const SampledPupil& facts = plan.sampled_pupil();
   require(!(facts.amplitude_maps > 1 &&
@@ -97,6 +117,38 @@ MetricsPlan make_metrics_plan(const RunSpec& spec, const Geometry& g, const PsfP
   m.fwhm_bins =
       std::min(max_profile_bins, static_cast<int>(std::ceil(plan.frame * std::sqrt(2.0))) + 2);
   return m;
+}
+
+HostMetricsPlan make_host_metrics_plan(const RunSpec& spec, const Geometry& g,
+                                       const PsfPlan& plan) {
+  HostMetricsPlan h;
+  const MetricsSpec& s = spec.metrics;
+  if (!s.stores_metrics()) return h;
+  if (s.has(Metric::contrast)) h.contrast_radii = s.contrast_radii;
+  h.throughput = s.has(Metric::throughput);
+  if (h.empty()) return h;
+  h.offset = plan.metrics.values_per_frame;  // the backend's columns come first
+  for (const MetricColumn& c : metric_columns(s)) h.values_per_frame += c.width;
+  h.frame = plan.frame;
+  h.pixel_scale = g.pixel_scale_lambda_over_d;
+  h.axis = plan.propagation == Propagation::fft ? plan.frame / 2 : plan.pixel_centre;
+  const SampledPupil& facts = plan.sampled_pupil();
+  // The aberration-free peak of the train without its masks (or of the PSF), in the units of
+  // unnormalized frames: sum_k w_k |sum L_k|^2.
+  double peak = 0.0;
+  for (std::size_t c = 0; c < plan.channels.size(); ++c) {
+    const double w = plan.propagation == Propagation::fft ? 1.0 : plan.channels[c].weight;
+    peak += w * (plan.train ? plan.train->channels[c].unmasked_peak
+                            : facts.aperture_sum * facts.aperture_sum);
+  }
+  const bool normalized = plan.normalization == Normalization::peak;
+  h.to_contrast = normalized ? 1.0 : 1.0 / peak;
+  // Parseval: one period of the focal plane, (1/dxi)^2 in lambda/D, holds sum A^2 / dxi^2;
+  // a pixel of s^2 of it holds s^2 |E|^2.
+  const double dxi = (facts.coordinates[1] - facts.coordinates[0]) / 2.0;
+  const double unnormalized = normalized ? peak : 1.0;
+  h.energy_scale = dxi * dxi * h.pixel_scale * h.pixel_scale * unnormalized / facts.energy_sum;
+  return h;
 }
 
 }  // namespace psfsim

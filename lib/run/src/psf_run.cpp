@@ -11,6 +11,7 @@
 #include "psfsim/finite_check.hpp"
 #include "psfsim/contiguous_parallel.hpp"
 #include "detector_stage.hpp"
+#include "metrics_plan.hpp"
 
 namespace psfsim {
 namespace {
@@ -76,6 +77,9 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
             : faster_propagation(entry, {geometry_.samples, geometry_.padded, geometry_.frame});
   max_batch_ = frames_per_call(spec_, geometry_, entry.site);
   PsfPlan plan = make_plan(spec_, geometry_, max_batch_);
+  host_metrics_ = make_host_metrics_plan(spec_, geometry_, plan);
+  for (auto& rows : host_rows_)
+    rows.resize(host_metrics_.empty() ? 0 : max_batch_ * host_metrics_.values_per_frame);
   // The detector acts on stored frames; metrics describe the optical PSF before it.
   if (geometry_.detector_stage(spec_.optics) && spec_.metrics.stores_frames())
     detector_ = std::make_unique<DetectorStage>(spec_, geometry_, plan.sampled_pupil().energy_sum,
@@ -153,6 +157,22 @@ void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
                          " precision): nothing was written");
 }
 
+void PsfRun::complete_metrics(const FrameBlock& block, double* rows) const {
+  const std::size_t width = host_metrics_.values_per_frame;
+  const std::size_t backend_width = host_metrics_.offset;
+  const std::size_t pixels = static_cast<std::size_t>(host_metrics_.frame) * host_metrics_.frame;
+  if (block.data == nullptr) throw RuntimeFailure(backend_name_ + " backend returned no frames");
+  if (backend_width > 0 && block.metrics == nullptr)
+    throw RuntimeFailure(backend_name_ + " backend returned no metrics");
+  for (std::size_t f = 0; f < block.frames; ++f) {
+    double* row = rows + f * width;
+    if (backend_width > 0) std::copy_n(block.metrics + f * backend_width, backend_width, row);
+    if (spec_.precision == Precision::single)
+      host_metrics(host_metrics_, static_cast<const float*>(block.data) + f * pixels, row);
+    else host_metrics(host_metrics_, static_cast<const double*>(block.data) + f * pixels, row);
+  }
+}
+
 void PsfRun::prepare_detector(Backend& backend) {
   if (detector_ready_ || !detector_ || !detector_->needs_peak_reference()) return;
   AberrationPolynomial flat = compile_phase(Aberration{}, degree_);
@@ -228,6 +248,13 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
         if (pending_write.valid() && slot == previous_slot) pending_write.get();
         stored.data = detector_->process(block.data, count, first, slot);
         previous_slot = slot;
+      }
+      if (!host_metrics_.empty()) {
+        // The writer may still read the previous chunk's rows, in the other slot.
+        const int slot = static_cast<int>((first / chunk) % 2);
+        if (pending_write.valid()) pending_write.get();
+        complete_metrics(block, host_rows_[slot].data());
+        stored.metrics = host_rows_[slot].data();
       }
       // Here, while the writer thread copies the last block.
       if (stored.data != nullptr) require_finite(first, stored);
@@ -318,7 +345,9 @@ void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* me
     } else if (frames != nullptr) {
       require_finite(first, block);
     }
-    if (metrics != nullptr && per_frame > 0) {
+    if (metrics != nullptr && !host_metrics_.empty()) {
+      complete_metrics(block, metrics + first * host_metrics_.values_per_frame);
+    } else if (metrics != nullptr && per_frame > 0) {
       if (block.metrics == nullptr)
         throw RuntimeFailure(backend_name_ + " backend returned no metrics");
       std::copy_n(block.metrics, n * per_frame, metrics + first * per_frame);

@@ -111,6 +111,17 @@ void validate(const RunSpec& spec) {
       if (!(std::isfinite(t.waves) && t.j >= 1))
         throw InputError(flag(Option::zernike) + " " + to_string(t) + ": out of range");
   }
+  require(spec.train.empty() || !g.detector_stage(spec.optics) || spec.optics.photons ||
+              spec.normalization != Normalization::peak,
+          flag(Option::normalize) +
+              " peak: an optical train's contrast is normalized by the "
+              "backend, before " +
+              flag(Option::oversample) + " and " + flag(Option::jitter) +
+              " (use --normalize none or sum with them)");
+  require(!spec.frames_on_device ||
+              !(spec.metrics.has(Metric::contrast) || spec.metrics.has(Metric::throughput)),
+          "frames kept on the device cannot give contrast or throughput, which the host "
+          "computes from the frames");
   require(!spec.frames_on_device || !g.detector_stage(spec.optics),
           "frames kept on the device cannot pass the detector stage (" + flag(Option::oversample) +
               ", " + flag(Option::jitter) + ", " + flag(Option::photons) +

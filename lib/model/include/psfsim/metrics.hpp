@@ -12,8 +12,24 @@
 namespace psfsim {
 
 // In the order of their columns in a frame's metric values.
-enum class Metric { strehl, strehl_centre, centroid, fwhm, ee, rms_wavefront, mtf };
-inline constexpr int metric_kinds = 7;
+// contrast and throughput come last: the run computes them on the host from the frames
+// (train_metrics.hpp), after the backend's columns.
+enum class Metric {
+  strehl,
+  strehl_centre,
+  centroid,
+  fwhm,
+  ee,
+  rms_wavefront,
+  mtf,
+  contrast,
+  throughput
+};
+inline constexpr int metric_kinds = 9;
+// Computed by the run from the frames, not by the backend.
+[[nodiscard]] constexpr bool host_metric(Metric m) noexcept {
+  return m == Metric::contrast || m == Metric::throughput;
+}
 
 // What the file keeps: --store frames|metrics|both.
 enum class Store { frames, metrics, both };
@@ -25,6 +41,8 @@ enum class Store { frames, metrics, both };
 inline const std::vector<double> default_ee_radii{0.5, 1.0, 1.22, 1.5, 2.0, 2.23, 3.0, 5.0};
 inline const std::vector<double> default_mtf_frequencies{0.1, 0.2, 0.3, 0.4, 0.5,
                                                          0.6, 0.7, 0.8, 0.9};
+inline const std::vector<double> default_contrast_radii{2, 3, 4, 5, 6, 8, 10, 12, 15, 20};
+inline constexpr std::size_t max_contrast_radii = 256;
 // The GPU keeps one accumulator per radius in registers.
 inline constexpr std::size_t max_ee_radii = 32;
 inline constexpr std::size_t max_mtf_frequencies = 64;
@@ -33,6 +51,7 @@ struct MetricsSpec {
   std::vector<Metric> metrics;                      // canonical order, no repeats; empty: none
   std::vector<double> ee_radii = default_ee_radii;  // lambda_ref / D
   std::vector<double> mtf_frequencies = default_mtf_frequencies;  // units of the cutoff D/lambda
+  std::vector<double> contrast_radii = default_contrast_radii;    // lambda_ref / D
   std::optional<Store> store;  // unset: frames without metrics, both with them
   [[nodiscard]] bool has(Metric m) const noexcept;
   [[nodiscard]] Store resolved_store() const noexcept;
@@ -51,9 +70,10 @@ struct MetricsSpec {
 // One dataset of /metrics: its name and how many values a frame has in it.
 struct MetricColumn {
   Metric metric;
-  std::string name;        // centroid gives centroid_x and centroid_y
+  std::string name;        // centroid gives centroid_x and centroid_y, contrast
+                           // contrast_mean and contrast_std
   std::size_t offset = 0;  // first value in a frame's row
-  std::size_t width = 1;   // ee: one per radius, mtf: one per frequency
+  std::size_t width = 1;   // ee, contrast: one per radius, mtf: one per frequency
 };
 
 // Everything a backend needs, in the units of the frames it computes.
@@ -77,7 +97,7 @@ struct MetricsPlan {
   [[nodiscard]] bool needs_full_plane() const noexcept { return column(Metric::mtf) != nullptr; }
 };
 
-// The columns of `spec` in canonical order.
+// The columns of `spec` in canonical order (the backend's, then the host's).
 [[nodiscard]] std::vector<MetricColumn> metric_columns(const MetricsSpec& spec);
 
 }  // namespace psfsim

@@ -70,6 +70,7 @@ enum class Option : std::uint8_t {
   metrics,
   ee_radii,
   mtf_frequencies,
+  contrast_radii,
   store,
   repeat,
   chunk_frames,

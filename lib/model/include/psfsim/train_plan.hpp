@@ -28,8 +28,8 @@ struct SampledPupil;
 using Complex128 = std::complex<double>;
 
 struct MaskPass {
-  int points = 0;                  // m: samples on each axis of the pass's window
-  double spacing = 0.0;            // dtheta, lambda_k/D per sample
+  int points = 0;                   // m: samples on each axis of the pass's window
+  double spacing = 0.0;             // dtheta, lambda_k/D per sample
   std::vector<Complex128> forward;  // A, m x N, row-major
   std::vector<Complex128> inverse;  // B = A^H, N x m, row-major
   std::vector<Complex128> weights;  // G, m x m, row-major
@@ -66,7 +66,7 @@ struct TrainPlan {
 
 // The facts the plan needs beyond the train.
 struct TrainSampling {
-  int samples = 0;                        // N
+  int samples = 0;  // N
   Grid grid = Grid::centered;
   std::vector<double> wavelength_ratios;  // lambda_ref / lambda_k per channel (1: monochromatic)
   double diameter_m = 0.0;                // D, for distances (0: none given)
@@ -78,6 +78,11 @@ struct TrainSampling {
 [[nodiscard]] std::shared_ptr<const TrainPlan> make_train_plan(const OpticalTrain& train,
                                                                const TrainSampling& sampling,
                                                                const SampledPupil& pupil);
+
+// How each plane of `train` is sampled on a grid of N samples, one line per plane, for the
+// file's attributes: a spot's or a map's samples, a whole-plane mask's passes, a distance's
+// padded grid.
+[[nodiscard]] std::string train_sampling_text(const OpticalTrain& train, int samples);
 
 // Applies one channel's steps to `field` (N x N, row-major) in double: the reference the
 // tests and the plan's own peak use, plainly written, not for speed.

@@ -14,6 +14,7 @@
 #include "psfsim/frame_sink.hpp"
 #include "psfsim/run_plan.hpp"
 #include "psfsim/timing_log.hpp"
+#include "psfsim/train_metrics.hpp"
 
 namespace psfsim {
 
@@ -85,6 +86,9 @@ class PsfRun {
   // Frames [first, first + phases.size()) of `terms`, compiled to `degree` into `phases`.
   void compile_terms(std::span<const Aberration> terms, std::size_t first, int degree,
                      std::vector<AberrationPolynomial>& phases) const;
+  // The metric rows of a block: the backend's values followed by the host's (contrast,
+  // throughput) from its frames, written to `rows` (values_per_frame each).
+  void complete_metrics(const FrameBlock& block, double* rows) const;
   // The detector's peak reference, once per run, when its normalization needs one.
   void prepare_detector(Backend& backend);
 
@@ -97,6 +101,8 @@ class PsfRun {
   std::future<std::unique_ptr<Backend>> pending_backend_;
   std::unique_ptr<Backend> backend_;
   std::unique_ptr<DetectorStage> detector_;  // oversampling, jitter or photon noise
+  HostMetricsPlan host_metrics_;             // contrast and throughput, from the frames
+  std::vector<double> host_rows_[2];         // their rows, by the chunk's write slot
   int degree_ = 0;                           // common phase-table degree of all frames
   bool detector_ready_ = false;
   struct CompiledChunk {

@@ -1,0 +1,85 @@
+#include "cuda_check.hpp"
+#include "train_kernels.hpp"
+
+namespace psfsim::cuda {
+namespace {
+
+constexpr int block_threads = 256;
+// Enough blocks to fill an H200 several times over; each thread then strides.
+constexpr long long max_blocks = 132LL * 16;
+
+unsigned blocks_for(long long total) {
+  const long long b = (total + block_threads - 1) / block_threads;
+  return static_cast<unsigned>(b < max_blocks ? (b > 0 ? b : 1) : max_blocks);
+}
+
+template <typename Real>
+__global__ void multiply_real_kernel(DeviceComplex<Real>* field, const Real* __restrict__ mask,
+                                     long long elements, long long total) {
+  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
+       i += static_cast<long long>(gridDim.x) * block_threads) {
+    const Real m = mask[i % elements];
+    field[i].x *= m;
+    field[i].y *= m;
+  }
+}
+
+template <typename Real>
+__global__ void multiply_complex_kernel(DeviceComplex<Real>* field,
+                                        const DeviceComplex<Real>* __restrict__ weights,
+                                        long long elements, long long total) {
+  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
+       i += static_cast<long long>(gridDim.x) * block_threads) {
+    const DeviceComplex<Real> w = weights[i % elements];
+    const DeviceComplex<Real> z = field[i];
+    field[i].x = z.x * w.x - z.y * w.y;
+    field[i].y = z.x * w.y + z.y * w.x;
+  }
+}
+
+template <typename Real>
+__global__ void scaled_copy_kernel(DeviceComplex<Real>* out, const DeviceComplex<Real>* in,
+                                   Real keep, long long total) {
+  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
+       i += static_cast<long long>(gridDim.x) * block_threads) {
+    out[i].x = keep * in[i].x;
+    out[i].y = keep * in[i].y;
+  }
+}
+
+}  // namespace
+
+template <typename Real>
+void launch_multiply_real(DeviceComplex<Real>* field, const Real* mask, long long elements,
+                          int frames, cudaStream_t stream) {
+  const long long total = elements * frames;
+  multiply_real_kernel<Real>
+      <<<blocks_for(total), block_threads, 0, stream>>>(field, mask, elements, total);
+  PSFSIM_CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename Real>
+void launch_multiply_complex(DeviceComplex<Real>* field, const DeviceComplex<Real>* weights,
+                             long long elements, int frames, cudaStream_t stream) {
+  const long long total = elements * frames;
+  multiply_complex_kernel<Real>
+      <<<blocks_for(total), block_threads, 0, stream>>>(field, weights, elements, total);
+  PSFSIM_CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename Real>
+void launch_scaled_copy(DeviceComplex<Real>* out, const DeviceComplex<Real>* in, Real keep,
+                        long long total, cudaStream_t stream) {
+  scaled_copy_kernel<Real><<<blocks_for(total), block_threads, 0, stream>>>(out, in, keep, total);
+  PSFSIM_CUDA_CHECK(cudaGetLastError());
+}
+
+template void launch_multiply_real<float>(float2*, const float*, long long, int, cudaStream_t);
+template void launch_multiply_real<double>(double2*, const double*, long long, int, cudaStream_t);
+template void launch_multiply_complex<float>(float2*, const float2*, long long, int, cudaStream_t);
+template void launch_multiply_complex<double>(double2*, const double2*, long long, int,
+                                              cudaStream_t);
+template void launch_scaled_copy<float>(float2*, const float2*, float, long long, cudaStream_t);
+template void launch_scaled_copy<double>(double2*, const double2*, double, long long, cudaStream_t);
+
+}  // namespace psfsim::cuda

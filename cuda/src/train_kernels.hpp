@@ -1,0 +1,23 @@
+#pragma once
+// The element-wise steps of an optical train on the device (psfsim/train_plan.hpp): a stop's
+// mask, a pass's focal-plane weights and the start of a mask's sum, each over a piece's frames.
+#include <cuda_runtime_api.h>
+
+#include "device_complex.hpp"
+
+namespace psfsim::cuda {
+
+// field[f][i] *= mask[i] for `frames` frames of `elements` values.
+template <typename Real>
+void launch_multiply_real(DeviceComplex<Real>* field, const Real* mask, long long elements,
+                          int frames, cudaStream_t stream);
+// field[f][i] *= weights[i].
+template <typename Real>
+void launch_multiply_complex(DeviceComplex<Real>* field, const DeviceComplex<Real>* weights,
+                             long long elements, int frames, cudaStream_t stream);
+// out[i] = keep * in[i] over `total` values.
+template <typename Real>
+void launch_scaled_copy(DeviceComplex<Real>* out, const DeviceComplex<Real>* in, Real keep,
+                        long long total, cudaStream_t stream);
+
+}  // namespace psfsim::cuda
