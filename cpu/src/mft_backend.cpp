@@ -115,8 +115,8 @@ MftBackend<T>::MftBackend(const PsfPlan& plan)
     for (std::size_t c = 0; c < plan_.channels.size(); ++c)
       peak += plan_.channels[c].weight * plan_.train->channels[c].unmasked_peak;
     if (plan_.normalization == Normalization::peak) normalization_scale_ = 1.0 / peak;
-    support_ = MftSupport{plan_.train->support_lo, plan_.train->support_hi,
-                          plan_.train->support_lo, plan_.train->support_hi};
+    support_ = MftSupport{plan_.train->support_lo, plan_.train->support_hi, plan_.train->support_lo,
+                          plan_.train->support_hi};
     for (const ChannelTrain& c : plan_.train->channels) trains_.emplace_back(c, plan_.samples);
   }
   const std::size_t n = plan_.samples, k = plan_.frame;

@@ -15,10 +15,9 @@ void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, std::comp
           std::complex<float> beta, std::complex<float>* c, int ldc) {
   openblas().cgemm(CblasRowMajor, ta, tb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
 }
-void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
-          std::complex<double> alpha, const std::complex<double>* a, int lda,
-          const std::complex<double>* b, int ldb, std::complex<double> beta,
-          std::complex<double>* c, int ldc) {
+void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, std::complex<double> alpha,
+          const std::complex<double>* a, int lda, const std::complex<double>* b, int ldb,
+          std::complex<double> beta, std::complex<double>* c, int ldc) {
   openblas().zgemm(CblasRowMajor, ta, tb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
 }
 
@@ -41,8 +40,8 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples) : samples
     step.keep = static_cast<Real>(s.keep);
     if (step.stop) step.mask = rounded<Real>(s.stop);
     for (const MaskPass& p : s.passes) {
-      step.passes.push_back(Pass{p.points, rounded<Complex>(p.forward),
-                                 rounded<Complex>(p.inverse), rounded<Complex>(p.weights)});
+      step.passes.push_back(Pass{p.points, rounded<Complex>(p.forward), rounded<Complex>(p.inverse),
+                                 rounded<Complex>(p.weights)});
       const std::size_t m = p.points;
       work_elements_ = std::max(work_elements_, 2 * n * m + m * m + n * n);
     }
@@ -57,7 +56,7 @@ void TrainStage<Real>::apply(Complex* fields, int count, int threads) {
   if (work_.size() < static_cast<std::size_t>(team)) work_.resize(team);
   for (auto& w : work_)
     if (w.size() < work_elements_) w.resize(work_elements_);
-  // The caller holds OpenBLAS at one thread: frames are shared out here instead.
+      // The caller holds OpenBLAS at one thread: frames are shared out here instead.
 #pragma omp parallel for num_threads(team) schedule(dynamic, 1)
   for (int f = 0; f < count; ++f) apply_one(fields + f * n2, work_[omp_get_thread_num()]);
 }
@@ -76,12 +75,11 @@ void TrainStage<Real>::apply_one(Complex* field, std::vector<Complex>& work) con
     for (std::size_t i = 0; i < n2; ++i) out[i] = s.keep * field[i];
     for (const Pass& p : s.passes) {
       const int m = p.points;
-      Complex* rows = work.data();                                  // P A^T, N x m
-      Complex* focal = rows + static_cast<std::size_t>(n) * m;      // A P A^T, m x m
-      Complex* back = focal + static_cast<std::size_t>(m) * m;      // G F B^T, m x N
+      Complex* rows = work.data();                              // P A^T, N x m
+      Complex* focal = rows + static_cast<std::size_t>(n) * m;  // A P A^T, m x m
+      Complex* back = focal + static_cast<std::size_t>(m) * m;  // G F B^T, m x N
       gemm(CblasNoTrans, CblasTrans, n, m, n, one, field, n, p.forward.data(), n, zero, rows, m);
-      gemm(CblasNoTrans, CblasNoTrans, m, m, n, one, p.forward.data(), n, rows, m, zero, focal,
-           m);
+      gemm(CblasNoTrans, CblasNoTrans, m, m, n, one, p.forward.data(), n, rows, m, zero, focal, m);
       for (std::size_t i = 0; i < static_cast<std::size_t>(m) * m; ++i) focal[i] *= p.weights[i];
       gemm(CblasNoTrans, CblasTrans, m, n, m, one, focal, m, p.inverse.data(), m, zero, back, n);
       gemm(CblasNoTrans, CblasNoTrans, n, n, m, one, p.inverse.data(), m, back, n, one, out, n);

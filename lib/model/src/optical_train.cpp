@@ -83,7 +83,8 @@ FocalMask parse_focal_mask(std::string_view text, std::string_view option) {
     if (f.size() < 2 || f.front().empty())
       reject(option, text, "expected map:FILE[:DATASET],SAMPLING[,phase] (SAMPLING in lambda/D)");
     const std::string_view sampling = f.back();
-    const std::size_t end = rest.rfind(',', rest.size() - (phase ? std::string_view(",phase").size() : 0));
+    const std::size_t end =
+        rest.rfind(',', rest.size() - (phase ? std::string_view(",phase").size() : 0));
     m.kind = FocalMask::Kind::map;
     m.map = std::string(trim(rest.substr(0, end)));
     m.map_sampling = number_field(sampling, option, text, "SAMPLING", 0.0, max_spot_radius, true);
@@ -136,7 +137,8 @@ std::string to_string(const FocalMask& m) {
     case FocalMask::Kind::vortex: return "vortex:" + std::to_string(m.charge);
     case FocalMask::Kind::four_quadrant: return "fqpm";
     case FocalMask::Kind::map:
-      return "map:" + m.map + "," + format_number(m.map_sampling) + (m.map_is_phase ? ",phase" : "");
+      return "map:" + m.map + "," + format_number(m.map_sampling) +
+             (m.map_is_phase ? ",phase" : "");
   }
   return {};
 }

@@ -61,7 +61,7 @@ using TrainPlane = std::variant<FocalMask, PupilStop, Distance>;
 inline constexpr double default_mask_sampling = 16.0;
 
 struct OpticalTrain {
-  std::vector<TrainPlane> planes;  // in the order light meets them
+  std::vector<TrainPlane> planes;                // in the order light meets them
   double mask_sampling = default_mask_sampling;  // --mask-sampling: samples per lambda_ref/D
 
   [[nodiscard]] bool empty() const noexcept { return planes.empty(); }
