@@ -222,16 +222,19 @@ const std::vector<SeidelTerm> aberrated{{2, 0, 0.15}, {3, 1, 0.1}, {2, 2, -0.08}
 
 // The FFT: the crop window (the EE transforms the pupil once more), the whole plane (every
 // other row and column of M = 4N is the grid), a small crop at M = 2N (the plane's extra rows
-// are cheaper than that transform), and M < 2N - 1 (no plane is a full period).
+// are cheaper than that transform), M < 2N - 1 (no plane is a full period), and odd M, whose
+// shift modulation moves the axis off the extra transform's grid (removed sample by sample:
+// M = 97) or leaves the plane's axis at (M - 1)/2 (M = 105, the plane itself).
 TEST_P(ExactEe, FftAtEveryCropAndPadding) {
   struct Layout {
-    double pad;
+    int padded;
     int crop;  // 0: the whole plane
   };
-  for (const Layout l : {Layout{4.0, 64}, Layout{4.0, 0}, Layout{2.0, 24}, Layout{1.5, 0}}) {
-    SCOPED_TRACE("pad " + std::to_string(l.pad) + ", crop " + std::to_string(l.crop));
+  for (const Layout l : {Layout{192, 64}, Layout{192, 0}, Layout{96, 24}, Layout{72, 0},
+                         Layout{97, 41}, Layout{105, 0}}) {
+    SCOPED_TRACE("M " + std::to_string(l.padded) + ", crop " + std::to_string(l.crop));
     RunSpec s = ee_spec(backend(), precision(), 48, aberrated);
-    s.pad_factor = l.pad;
+    s.padded_size = l.padded;
     if (l.crop > 0) s.crop = l.crop;
     s.optics.propagation = Propagation::fft;
     expect_exact(s, {sampled_pupil(48, Grid::centered, 0.0, aberrated)});

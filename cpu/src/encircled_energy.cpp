@@ -16,17 +16,38 @@ namespace {
 // FFT work in the units of n log2 n.
 double transform_cost(double rows, double length) { return rows * length * std::log2(length); }
 
-// Columns of the transpose taken at a time, so that its strided writes stay in cache.
-constexpr int transpose_block = 32;
+// The transpose's tile edge: its rows lie L values apart, a power of two for most L, so that
+// more lines at once would share too few cache sets.
+constexpr int tile = 8;
 
 template <typename T>
-void accumulate_norms(const std::complex<T>* row, const int* index, const int* fold, int count,
-                      double* quadrant_row) {
-  for (int j = 0; j < count; ++j) {
-    const std::complex<T> z = row[index != nullptr ? index[j] : j];
-    const double re = z.real(), im = z.imag();
-    quadrant_row[fold[j]] += re * re + im * im;
+double squared(std::complex<T> z) {
+  const double re = z.real(), im = z.imag();
+  return re * re + im * im;
+}
+
+// Grid row `values` (|E|^2 at j in [0, L), j = 0 on the axis) folded into quadrant row `q`,
+// written or (`add`) added to: index f takes j = f and j = L - f.
+void fold_row(const double* values, int period, int half, double* q, bool add) {
+  for (int f = 0; f < half; ++f) {
+    const int g = period - f;
+    const double v = f != 0 && g != f ? values[f] + values[g] : values[f];
+    q[f] = add ? q[f] + v : v;
   }
+}
+
+// sum_i a[i] b[i] in four independent sums, which the processor runs side by side.
+double dot(const double* a, const double* b, std::size_t n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 += a[i] * b[i];
+    s1 += a[i + 1] * b[i + 1];
+    s2 += a[i + 2] * b[i + 2];
+    s3 += a[i + 3] * b[i + 3];
+  }
+  for (; i < n; ++i) s0 += a[i] * b[i];
+  return (s0 + s1) + (s2 + s3);
 }
 
 }  // namespace
@@ -49,12 +70,10 @@ EncircledEnergy<T> EncircledEnergy<T>::from_plane(const PsfPlan& plan) {
   e.stride_ = encircled_energy_stride(plan.samples, plan.padded);
   const int period = plan.padded / e.stride_;
   e.weights_ = encircled_energy_weights(plan, period, plan.threads);
-  const int axis = plan.padded / 2;
-  for (int j = 0; j < period; ++j) {
-    e.plane_index_.push_back(
-        static_cast<int>((axis + static_cast<long long>(e.stride_) * j) % plan.padded));
-    e.fold_.push_back(metric::ee_fold(j, period));
-  }
+  const long long axis = plan.padded / 2;
+  for (int j = 0; j < period; ++j)
+    e.grid_index_.push_back(
+        static_cast<int>((axis + e.stride_ * static_cast<long long>(j)) % plan.padded));
   return e;
 }
 
@@ -65,14 +84,20 @@ EncircledEnergy<T> EncircledEnergy<T>::from_pupils(const PsfPlan& plan, bool shi
   e.padded_ = plan.padded;
   const int period = encircled_energy_period(plan.samples);
   e.weights_ = encircled_energy_weights(plan, period, plan.threads);
-  for (int j = 0; j < period; ++j) e.fold_.push_back(metric::ee_fold(j, period));
-  if (shifted) {
+  // The FFT's modulation exp(2 pi i h n / M) (h = M/2, n = offset + i) moves the axis to
+  // L h / M: a grid index where that is whole (even M), else it is removed sample by sample.
+  long long axis = 0;
+  const long long h = plan.padded / 2;
+  if (shifted && (period * h) % plan.padded == 0) {
+    axis = period * h / plan.padded % period;
+  } else if (shifted) {
     const SampledPupil& facts = plan.sampled_pupil();
     for (int i = 0; i < plan.samples; ++i) {
       const double angle = -2.0 * std::numbers::pi * facts.shift_waves[facts.offset + i];
       e.unshift_.emplace_back(static_cast<T>(std::cos(angle)), static_cast<T>(std::sin(angle)));
     }
   }
+  for (int j = 0; j < period; ++j) e.grid_index_.push_back(static_cast<int>((axis + j) % period));
   // Planned on buffers of the shapes the callers use; FFTW_ESTIMATE reads and writes none,
   // and, with no wisdom held, plans by its rules alone (the same plan whatever ran before).
   Scratch s = e.make_scratch();
@@ -84,8 +109,8 @@ EncircledEnergy<T> EncircledEnergy<T>::from_pupils(const PsfPlan& plan, bool shi
   const fftw_iodim grid_rows{period, period, period};
   e.rows_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(1, &row, 1, &pupil_rows, s.rows_in.data(),
                                                    s.rows_out.data(), FFTW_ESTIMATE));
-  e.grid_plan_ = FftwPlan<T>(
-      FftwApi<T>::plan_guru(1, &row, 1, &grid_rows, s.grid.data(), s.grid.data(), FFTW_ESTIMATE));
+  e.grid_plan_ = FftwPlan<T>(FftwApi<T>::plan_guru(1, &row, 1, &grid_rows, s.grid_in.data(),
+                                                   s.grid.data(), FFTW_ESTIMATE));
   if (threads > 1) FftwApi<T>::plan_with_nthreads(1);
   return e;
 }
@@ -94,11 +119,13 @@ template <typename T>
 typename EncircledEnergy<T>::Scratch EncircledEnergy<T>::make_scratch() const {
   Scratch s;
   s.quadrant.assign(weights_.table_size(), 0.0);
+  s.row.assign(static_cast<std::size_t>(weights_.period), 0.0);
   if (stride_ == 0) {
     const std::size_t n = static_cast<std::size_t>(samples_);
     const std::size_t l = static_cast<std::size_t>(weights_.period);
     s.rows_in = FftwArray<Complex>(n * l);
     s.rows_out = FftwArray<Complex>(n * l);
+    s.grid_in = FftwArray<Complex>(l * l);
     s.grid = FftwArray<Complex>(l * l);
   }
   return s;
@@ -113,8 +140,8 @@ std::size_t EncircledEnergy<T>::bytes(const PsfPlan& plan, bool from_plane, int 
   const std::size_t half = l / 2 + 1;
   const std::size_t tables =
       plan.channels.size() * plan.metrics.ee_radii.size() * half * half * sizeof(double);
-  const std::size_t scratch =
-      half * half * sizeof(double) + (from_plane ? 0 : (2 * n * l + l * l) * sizeof(Complex));
+  const std::size_t scratch = (half * half + l) * sizeof(double) +
+                              (from_plane ? 0 : (2 * n * l + 2 * l * l) * sizeof(Complex));
   return tables + static_cast<std::size_t>(scratches) * scratch;
 }
 
@@ -136,51 +163,56 @@ void EncircledEnergy<T>::add_pupil(const Complex* field, std::size_t row_stride,
     }
   }
   rows_plan_.execute(in, s.rows_out.data());
-  // grid[k][r] = rows_out[r][k]: the columns' transforms then run along the grid's rows.
+  // grid_in[k][r] = rows_out[r][k], tile by tile (its columns past N stay zero), so that the
+  // columns' transforms run along rows.
   const Complex* rows = s.rows_out.data();
-  Complex* grid = s.grid.data();
-  for (int k0 = 0; k0 < l; k0 += transpose_block) {
-    const int k1 = std::min(l, k0 + transpose_block);
-    for (int r = 0; r < n; ++r) {
-      const Complex* src = rows + static_cast<std::size_t>(r) * ls;
-      for (int k = k0; k < k1; ++k) grid[static_cast<std::size_t>(k) * ls + r] = src[k];
+  Complex* grid_in = s.grid_in.data();
+  for (int k0 = 0; k0 < l; k0 += tile)
+    for (int r0 = 0; r0 < n; r0 += tile) {
+      const int k1 = std::min(l, k0 + tile), r1 = std::min(n, r0 + tile);
+      for (int k = k0; k < k1; ++k)
+        for (int r = r0; r < r1; ++r)
+          grid_in[static_cast<std::size_t>(k) * ls + r] =
+              rows[static_cast<std::size_t>(r) * ls + k];
     }
-  }
-  grid_plan_.execute(grid, grid);
+  grid_plan_.execute(grid_in, s.grid.data());
   // F transposed: the tables are symmetric in x and y, so it folds the same.
-  std::fill(s.quadrant.begin(), s.quadrant.end(), 0.0);
-  const std::size_t half = static_cast<std::size_t>(weights_.half);
-  for (int a = 0; a < l; ++a) {
-    Complex* row = grid + static_cast<std::size_t>(a) * ls;
-    accumulate_norms(row, nullptr, fold_.data(), l,
-                     s.quadrant.data() + static_cast<std::size_t>(fold_[a]) * half);
-    std::fill(row + n, row + l, Complex{});  // the next frame's transpose writes [0, N) only
-  }
+  fold_grid(s.grid.data(), ls, s);
   add_quadrant(channel, s, sums);
 }
 
 template <typename T>
 void EncircledEnergy<T>::add_plane(const Complex* plane, Scratch& s, double* sums) const {
-  std::fill(s.quadrant.begin(), s.quadrant.end(), 0.0);
-  const int l = weights_.period;
-  const std::size_t half = static_cast<std::size_t>(weights_.half);
-  for (int j = 0; j < l; ++j)
-    accumulate_norms(plane + static_cast<std::size_t>(plane_index_[j]) * padded_,
-                     plane_index_.data(), fold_.data(), l,
-                     s.quadrant.data() + static_cast<std::size_t>(fold_[j]) * half);
+  fold_grid(plane, static_cast<std::size_t>(padded_), s);
   add_quadrant(0, s, sums);
+}
+
+// Quadrant row f from grid rows f and L - f (axis-relative), each folded along itself.
+template <typename T>
+void EncircledEnergy<T>::fold_grid(const Complex* grid, std::size_t row_stride, Scratch& s) const {
+  const int l = weights_.period;
+  const int half = weights_.half;
+  const int* index = grid_index_.data();
+  double* values = s.row.data();
+  for (int f = 0; f < half; ++f) {
+    double* q = s.quadrant.data() + static_cast<std::size_t>(f) * half;
+    const int mirror = metric::ee_mirror(f, l);
+    for (const int j : {f, mirror}) {
+      if (j < 0) continue;
+      const Complex* row = grid + static_cast<std::size_t>(index[j]) * row_stride;
+      for (int i = 0; i < l; ++i) values[i] = squared(row[index[i]]);
+      fold_row(values, l, half, q, j == mirror);
+    }
+  }
 }
 
 template <typename T>
 void EncircledEnergy<T>::add_quadrant(int channel, Scratch& s, double* sums) const {
   const std::size_t size = weights_.table_size();
   const double* q = s.quadrant.data();
-  for (int r = 0; r < weights_.radii; ++r) {
-    const double* table = weights_.table(channel, r);
-    double sum = 0.0;
-    for (std::size_t i = 0; i < size; ++i) sum += q[i] * table[i];
-    sums[r] += weights_.scales[static_cast<std::size_t>(channel)] * sum;
-  }
+  for (int r = 0; r < weights_.radii; ++r)
+    sums[r] += weights_.scales[static_cast<std::size_t>(channel)] *
+               dot(q, weights_.table(channel, r), size);
 }
 
 template <typename T>

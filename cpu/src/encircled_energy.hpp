@@ -27,10 +27,12 @@ class EncircledEnergy {
 
   // One caller's buffers: the quadrant and, for pupils, the transform's.
   struct Scratch {
-    FftwArray<Complex> rows_in;   // N x L: the pupil's rows, zero past column N
-    FftwArray<Complex> rows_out;  // N x L: their transforms
-    FftwArray<Complex> grid;      // L x L: rows_out transposed, zero past column N, then F
-    std::vector<double> quadrant;
+    FftwArray<Complex> rows_in;    // N x L: the pupil's rows, zero past column N
+    FftwArray<Complex> rows_out;   // N x L: their transforms
+    FftwArray<Complex> grid_in;    // L x L: rows_out transposed, zero past column N
+    FftwArray<Complex> grid;       // L x L: F, transposed
+    std::vector<double> quadrant;  // half x half
+    std::vector<double> row;       // L: one grid row's |E|^2
   };
 
   // From the FFT's whole plane (ee_reads_whole_plane, or the GPU's always): every stride-th
@@ -58,17 +60,19 @@ class EncircledEnergy {
   void add_plane(const Complex* plane, Scratch& s, double* sums) const;
 
  private:
+  void fold_grid(const Complex* grid, std::size_t row_stride, Scratch& s) const;
   void add_quadrant(int channel, Scratch& s, double* sums) const;
 
   EncircledEnergyWeights weights_;
   int samples_ = 0;
   int padded_ = 0;
-  int stride_ = 0;                // plane: every stride-th row and column
-  std::vector<int> plane_index_;  // plane: the M-plane index of grid index j
-  std::vector<int> fold_;         // ee_fold(j) for j in [0, L)
-  std::vector<Complex> unshift_;  // pupils: exp(-2 pi i shift_waves) of each row and column
+  int stride_ = 0;  // plane: every stride-th row and column
+  // The row (and column) of the plane or transform that holds grid index j (j = 0 on the
+  // axis): the plane's (M/2 + d j) mod M, the transform's (a + j) mod L.
+  std::vector<int> grid_index_;
+  std::vector<Complex> unshift_;  // pupils of odd M: exp(-2 pi i shift_waves) of each sample
   FftwPlan<T> rows_plan_;         // N rows of L, rows_in -> rows_out
-  FftwPlan<T> grid_plan_;         // L rows of L, in place in grid
+  FftwPlan<T> grid_plan_;         // L rows of L, grid_in -> grid
 };
 
 // The `ee` of frames held a block at a time (the MFT's), channel by channel: sums per frame,
