@@ -6,8 +6,10 @@
 #include <cmath>
 #include <mutex>
 #include <numbers>
+#include <string>
 
 #include "fftw_wisdom.hpp"
+#include "psfsim/memory_budget.hpp"
 #include "psfsim/metric_math.hpp"
 
 namespace psfsim::cpu {
@@ -222,6 +224,10 @@ BlockEncircledEnergy<T>::BlockEncircledEnergy(const PsfPlan& plan, int frames, i
   if (column == nullptr) return;
   active_ = true;
   offset_ = column->offset;
+  require_memory(EncircledEnergy<T>::bytes(plan, false, threads_), available_host_memory(),
+                 "ee: N=" + std::to_string(plan.samples) + ", " + std::to_string(threads_) +
+                     " threads' transforms",
+                 "host memory");
   {
     std::lock_guard lock(fftw_planner_mutex());
     engine_ = EncircledEnergy<T>::from_pupils(plan, false, 1);
