@@ -32,8 +32,8 @@ void MixedRadixFft::forward(const std::complex<double>* in, std::complex<double>
 // p-th input (p the level's radix) into out's p blocks of n/p, then each output k + q n/p
 // from the p values at k, twiddled, in place. Twiddle indices stay below the length
 // (step r k < step p m = length), so no index is reduced in the loops.
-void MixedRadixFft::transform(const std::complex<double>* in, int stride,
-                              std::complex<double>* out, int n, std::size_t level) const {
+void MixedRadixFft::transform(const std::complex<double>* in, int stride, std::complex<double>* out,
+                              int n, std::size_t level) const {
   if (n == 1) {
     out[0] = in[0];
     return;
