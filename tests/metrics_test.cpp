@@ -188,16 +188,13 @@ TEST_F(AiryMetrics, EncircledEnergyIsTheAiryPatterns) {
   // The round numbers (to their 3 digits), then the exact 1 - J0^2 - J1^2.
   EXPECT_NEAR(r.at("ee", 0, 2), 0.838, 5e-4);
   EXPECT_NEAR(r.at("ee", 0, 5), 0.910, 5e-4);
-  // Two errors separate psfsim's EE from the continuous Airy value:
-  // - the N = 128 disk's stair-stepped rim: its PSF is not quite Airy's. Computed apart
-  //   (NumPy, exact pixel coverage) it errs by -2.3e-3 at 0.5 lambda/D and -1.2e-3 at 1,
-  //   where the core's energy density carries the O(1/N) rim error, and by <= 6e-5 from
-  //   1.22 lambda/D on, where the EE curve is flat;
-  // - ee_weight's linear ramp over one pixel (1/8 lambda/D) for the circle's share of a
-  //   pixel: <= 3e-4 from exact coverage at these radii (its area bias is pi/12 px^2).
-  // So 3e-3 inside 1.22 lambda/D and 5e-4 from there on. A crop-sum instead of Parseval's
-  // total (the +-16 lambda/D window holds ~98.7 %: +1.1e-2 at 1.22) or a radius unit error
-  // is far outside.
+  // psfsim's EE is exact for the sampled pupil (metrics_ee_exact_test.cpp); what separates
+  // it from the continuous Airy value is the N = 128 disk's stair-stepped rim: its PSF is
+  // not quite Airy's, by up to -2.3e-3 at 0.5 lambda/D and -1.2e-3 at 1, where the core's
+  // energy density carries the O(1/N) rim error, and by <= 6e-5 from 1.22 lambda/D on, where
+  // the EE curve is flat. So 3e-3 inside 1.22 lambda/D and 5e-4 from there on. A crop-sum
+  // instead of Parseval's total (the +-16 lambda/D window holds ~98.7 %: +1.1e-2 at 1.22) or
+  // a radius unit error is far outside.
   const std::vector<double> radii{0.5, 1.0, 1.22, 1.5, 2.0, 2.23, 3.0, 5.0};
   for (std::size_t k = 0; k < radii.size(); ++k)
     EXPECT_NEAR(r.at("ee", 0, k), airy_ee(radii[k]), radii[k] < 1.22 ? 3e-3 : 5e-4)
@@ -553,13 +550,13 @@ TEST(MetricsMft, AiryValuesAtAPixelScaleNoFftHas) {
   // Odd window, symmetric about the axis: the centroid is 0 to rounding.
   EXPECT_NEAR(a.at("centroid_x"), 0.0, 1e-12);
   EXPECT_NEAR(a.at("centroid_y"), 0.0, 1e-12);
-  // EE: as in AiryMetrics, 2e-3 for the sampled rim plus the coarser pixel ramp at 0.3 and
-  // 0.25 lambda/D (O((s/r)^2 I'' r) ~ 1e-3): 4e-3, and the two propagations within that.
+  // EE: as in AiryMetrics, within 2e-3 for the N = 64 sampled rim (4e-3 kept); exact for
+  // the sampled pupil, so the two propagations agree to rounding whatever their pixels.
   for (std::size_t k = 0; k < 2; ++k) {
     const double r = mft.metrics.ee_radii[k];
     EXPECT_NEAR(a.at("ee", 0, k), airy_ee(r), 4e-3) << "mft r = " << r;
     EXPECT_NEAR(b.at("ee", 0, k), airy_ee(r), 4e-3) << "fft r = " << r;
-    EXPECT_NEAR(a.at("ee", 0, k), b.at("ee", 0, k), 4e-3) << "r = " << r;
+    EXPECT_NEAR(a.at("ee", 0, k), b.at("ee", 0, k), 1e-12) << "r = " << r;
   }
   // FWHM: one-pixel bins of 0.3 lambda/D, the crossing at 1.7 pixels: linear interpolation
   // of a curved profile errs by O(s^2 I''/I') ~ 2 % of the width: 0.03 lambda/D.
@@ -587,8 +584,7 @@ TEST(MetricsMft, PolychromaticStrehlOfAClearPupilIsOneAndItsEeTheWeightedAiryEe)
   // (s/s_k)^2 (Parseval over the MFT's period), so the EE is the weighted mean of each
   // wavelength's own Airy EE, at R lambda_ref/D = R lambda_ref/lambda_k lambda_k/D:
   // EE(R) = sum_k w_k [1 - J0^2 - J1^2](pi R lambda_ref/lambda_k). Tolerance 8e-4: the
-  // N = 64 rim (O(1/N), as in AiryMetrics) and the ramp over 0.25 lambda/D pixels (3e-4,
-  // docs/metrics.md); measured -9e-5, -3.6e-4, -2.1e-4 at 1.22, 2.23, 3. Weights
+  // N = 64 rim (O(1/N), as in AiryMetrics). Weights
   // w_k (s_k/s)^2 or w_k (s/s_k)^2 in place of w_k err by 1.7e-3 to 2.1e-3 at 2.23 and 3
   // lambda/D, the 600 nm line alone by 3.4e-3 at 3.
   const std::vector<std::pair<double, double>> lines{{500, 0.25}, {600, 0.5}, {700, 0.25}};
@@ -598,10 +594,11 @@ TEST(MetricsMft, PolychromaticStrehlOfAClearPupilIsOneAndItsEeTheWeightedAiryEe)
     for (const auto& [lambda, w] : lines) want += w * airy_ee(radius * 600.0 / lambda);
     EXPECT_NEAR(r.at("ee", 0, k), want, 8e-4) << "R = " << radius;
   }
-  // A disk wider than the window holds all of the window's energy: not more than the
-  // whole plane's, and at least the weighted Airy EE at the window's inscribed radius
-  // (8 lambda_ref/D: 0.9750) less the 3e-3 of the sampled rim (measured 0.9778 for the
-  // square window, which holds more than that disk).
+  // 50 lambda_ref/D is past 1/sqrt(2) of the 500 and 600 nm lines' periods (64 lambda_k/D),
+  // whose period cells it holds whole, and 0.67 of the 700 nm line's, whose cell it holds
+  // but for the corners: not more than the whole plane's energy, and at least the weighted
+  // Airy EE at the window's inscribed radius (8 lambda_ref/D: 0.9750) less the 3e-3 of the
+  // sampled rim.
   double inscribed = 0.0;
   for (const auto& [lambda, w] : lines) inscribed += w * airy_ee(8.0 * 600.0 / lambda);
   EXPECT_GT(r.at("ee", 0, 3), inscribed - 3e-3);
@@ -671,12 +668,12 @@ TEST(MetricsEnergy, EeOverTheWholeFocalPlaneIsOneForEveryAperture) {
       }
       s.optics.propagation = prop;
       s.metrics.metrics = parse_metrics("strehl,ee");
-      // 1000 lambda/D: every pixel of the M x M frame (+-32 lambda/D) has weight 1. The MFT's
-      // 128 pixels of 0.5 lambda/D are one whole period of its focal plane (N lambda/D).
+      // 1000 lambda/D: far past 1/sqrt(2) of the focal plane's period (N lambda/D), the disk
+      // holds the whole period cell, whose energy is the total.
       s.metrics.ee_radii = {1000.0};
       const Result r = run_metrics(s);
-      // Sum of the frame over M^2 sum A^2 (sum A^2 E_k-weighted for the MFT): 1 to double
-      // rounding of the transform and of a 16384-term sum.
+      // The grid's sum of |E|^2 over L^2 sum A^2: 1 to double rounding of the transform and
+      // of a 16384-term sum.
       EXPECT_NEAR(r.at("ee"), 1.0, 1e-12);
       // and an aberration-free frame of the same aperture has strehl 1.
       s.frames = {Aberration{}};

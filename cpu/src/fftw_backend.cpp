@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cpu_info.hpp"
+#include "encircled_energy.hpp"
 #include "fftw_api.hpp"
 #include "mtf_transform.hpp"
 #include "psfsim/frame_metrics.hpp"
@@ -93,6 +94,7 @@ struct Workspace {
   FftwArray<std::complex<T>> otf;         // --metrics mtf: the whole plane's transform
   std::vector<ColumnBuffers<T>> columns;  // estimate: one per thread of the frame
   PupilScratch scratch;
+  typename EncircledEnergy<T>::Scratch ee;  // --metrics ee
 };
 
 template <typename T>
@@ -137,6 +139,9 @@ class FftwBackend final : public Backend {
   int focal_rows_;
   double peak_scale_;
   MtfTransform<T> mtf_;
+  // --metrics ee: from the whole plane (ee_plane_) or from the pupil before its transform.
+  bool ee_plane_ = false;
+  std::optional<EncircledEnergy<T>> ee_;
   std::vector<Workspace<T>> workspaces_;
   FftwPlan<T> row_plan_;
   FftwPlan<T> column_plan_;  // measured: the N columns in place
@@ -157,8 +162,10 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
       builder_(plan),
       threads_(choose_threads(plan.padded, plan.max_batch, plan.threads, usable_cores())),
       first_row_(pupil::crop_start(plan.padded, plan.frame)),
-      focal_rows_(plan.metrics.needs_full_plane() ? plan.padded : plan.frame),
-      peak_scale_(plan.sampled_pupil().peak_scale) {
+      focal_rows_(plan.metrics.needs_full_plane() || ee_reads_whole_plane(plan) ? plan.padded
+                                                                                : plan.frame),
+      peak_scale_(plan.sampled_pupil().peak_scale),
+      ee_plane_(ee_reads_whole_plane(plan)) {
   const std::size_t m = plan_.padded;
   const std::size_t rows = focal_rows_;
   const bool mtf = plan_.metrics.needs_full_plane();
@@ -168,7 +175,10 @@ FftwBackend<T>::FftwBackend(const PsfPlan& plan)
   const std::size_t per_worker =
       (m * m * (mtf ? 2 : 1) + m * rows + block_buffers) * sizeof(std::complex<T>);
   const std::size_t outputs = 2 * plan_.max_batch * plan_.frame_bytes();
-  require_memory(threads_.workers * per_worker + outputs, available_host_memory(),
+  const std::size_t ee = plan_.metrics.column(Metric::ee) == nullptr
+                             ? 0
+                             : EncircledEnergy<T>::bytes(plan_, ee_plane_, threads_.workers);
+  require_memory(threads_.workers * per_worker + outputs + ee, available_host_memory(),
                  "N=" + std::to_string(plan_.samples) + ", M=" + std::to_string(m) + " (" +
                      std::string(to_string(plan_.precision)) + ")",
                  "host memory");
@@ -241,6 +251,11 @@ void FftwBackend<T>::make_plans() {
       1, &row_dim, 1, &row_loop, ws.field.data() + first_focal_row() * m, ws.focal.data(), flags));
   FftwApi<T>::plan_with_nthreads(1);
   if (plan_.metrics.needs_full_plane()) mtf_ = MtfTransform<T>(m, flags);  // one per worker
+  if (plan_.metrics.column(Metric::ee) != nullptr) {
+    ee_ = ee_plane_ ? EncircledEnergy<T>::from_plane(plan_)
+                    : EncircledEnergy<T>::from_pupils(plan_, true, threads_.frame_threads);
+    for (auto& w : workspaces_) w.ee = ee_->make_scratch();
+  }
   if (set_aside) {
     set_aside.reset();
     import_wisdom(wisdom);
@@ -308,6 +323,15 @@ void FftwBackend<T>::compute_one(const AberrationPolynomial& phase, Workspace<T>
   }
   stage_seconds[0] += seconds_since(t0);
 
+  // ee from the pupil, before the transform overwrites it (its columns pass is in place).
+  const MetricColumn* ee = metrics != nullptr ? plan_.metrics.column(Metric::ee) : nullptr;
+  if (ee != nullptr) {
+    t0 = Clock::now();
+    std::fill(metrics + ee->offset, metrics + ee->offset + ee->width, 0.0);
+    if (!ee_plane_) ee_->add_pupil(ws.field.data() + o * m + o, m, 0, ws.ee, metrics + ee->offset);
+    stage_seconds[3] += seconds_since(t0);
+  }
+
   t0 = Clock::now();
   if (column_block_ > 0) buffered_columns(ws);
   else column_plan_.execute(ws.field.data() + o, ws.field.data() + o);
@@ -326,6 +350,7 @@ void FftwBackend<T>::compute_one(const AberrationPolynomial& phase, Workspace<T>
   frame_metrics(mp, plan_.sampled_pupil(), phase, out, plan_.frame, 1.0 / factor, metrics);
   if (const MetricColumn* mtf = mp.column(Metric::mtf))
     mtf_.evaluate(ws.focal.data(), ws.otf.data(), mp, metrics + mtf->offset);
+  if (ee != nullptr && ee_plane_) ee_->add_plane(ws.focal.data(), ws.ee, metrics + ee->offset);
   stage_seconds[3] += seconds_since(t0);
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cpu_info.hpp"
+#include "encircled_energy.hpp"
 #include "mft_propagator.hpp"
 #include "psfsim/host_cores.hpp"
 #include "psfsim/errors.hpp"
@@ -94,6 +95,7 @@ class MftBackend final : public Backend {
   std::vector<T> channel_;                     // block_frames x K x K, one wavelength's |E|^2
   std::vector<PupilScratch> scratch_;
   std::array<double, block_frames> divisors_{};  // each frame's, of the block in hand
+  BlockEncircledEnergy<T> ee_;                   // --metrics ee, from the fields propagated
   std::array<std::vector<T>, 2> outputs_;
   std::array<std::vector<double>, 2> metric_outputs_;
   int next_output_ = 0;
@@ -105,7 +107,8 @@ MftBackend<T>::MftBackend(const PsfPlan& plan)
     : plan_(plan),
       builder_(unpadded(plan)),
       support_(aperture_support(plan.sampled_pupil())),
-      threads_(plan.threads > 0 ? plan.threads : usable_cores()) {
+      threads_(plan.threads > 0 ? plan.threads : usable_cores()),
+      ee_(plan_, block_frames, threads_) {
   double weights = 0.0;
   for (const auto& c : plan_.channels) weights += c.weight;
   normalization_scale_ =
@@ -180,6 +183,11 @@ FrameBlock MftBackend<T>::compute_to(std::span<const AberrationPolynomial> frame
       propagators_[c].propagate(pupils_.data(), frames_here, single ? dst : channel_.data(), scale,
                                 support_);
       mft_seconds += seconds_since(t0);
+      if (per_metrics > 0 && ee_.active()) {  // the very fields the MFT transformed
+        t0 = Clock::now();
+        ee_.add_channel(pupils_.data(), n2, frames_here, static_cast<int>(c));
+        metrics_seconds += seconds_since(t0);
+      }
       if (!single) {
         t0 = Clock::now();
         const std::size_t total = static_cast<std::size_t>(frames_here) * k2;
@@ -214,6 +222,8 @@ FrameBlock MftBackend<T>::compute_to(std::span<const AberrationPolynomial> frame
       frame_metrics(plan_.metrics, plan_.sampled_pupil(), frames[first + f],
                     dst + static_cast<std::size_t>(f) * k2, plan_.frame, divisors_[f] / folded,
                     metric_rows.data() + static_cast<std::size_t>(first + f) * per_metrics);
+    ee_.write(frames_here, metric_rows.data() + static_cast<std::size_t>(first) * per_metrics,
+              per_metrics);
     metrics_seconds += seconds_since(t0);
   }
 

@@ -11,6 +11,7 @@
 #include "cuda_check.hpp"
 #include "device_info.hpp"
 #include "device_memory.hpp"
+#include "encircled_energy.hpp"
 #include "execution_policy.hpp"
 #include "intensity_kernel.hpp"
 #include "metrics_kernel.hpp"
@@ -129,6 +130,8 @@ class CufftBackend final : public PipelinedBackend<Real> {
   DeviceBuffer<MtfSample> mtf_samples_;
   Transforms fft_;        // max_batch frames
   Transforms piece_fft_;  // Timing::pieced: piece_frames
+  // --metrics ee (encircled_energy.hpp)
+  std::unique_ptr<DeviceEncircledEnergy<Real>> ee_;
 };
 
 template <typename Real>
@@ -160,9 +163,12 @@ CufftBackend<Real>::CufftBackend(const PsfPlan& plan)
   pipeline_.allocate_outputs(stores_frames() ? batch * plan_.frame_elements() : 0,
                              metrics.empty() ? 0 : batch * metrics.values_per_frame);
   if (!metrics.empty()) {
-    device_metrics_ = DeviceMetrics(metrics, plan_.frame, facts.aperture_sum, facts.energy_sum);
+    device_metrics_ = DeviceMetrics(metrics, plan_.frame, facts.aperture_sum);
     if (metrics.column(Metric::rms_wavefront) != nullptr)
       moments_ = DeviceBuffer<double>(3 * batch * PupilTiling::max_blocks_per_frame(plan_.samples));
+    if (metrics.column(Metric::ee) != nullptr)
+      ee_ = std::make_unique<DeviceEncircledEnergy<Real>>(
+          plan_, DeviceEncircledEnergy<Real>::planes_serve(plan_), pipeline_.stream());
     if (metrics.needs_full_plane()) {
       const std::vector<MtfSample> samples = mtf_samples(device_metrics_, plan_.padded);
       mtf_samples_ = DeviceBuffer<MtfSample>(samples.size());
@@ -232,6 +238,9 @@ void CufftBackend<Real>::require_device_memory() const {
                                    (keeps_intensity_only() ? 0 : field_elements() * sizeof(Real)));
   if (plan_.metrics.column(Metric::rms_wavefront) != nullptr)
     needed += 3 * batch * PupilTiling::max_blocks_per_frame(plan_.samples) * sizeof(double);
+  if (plan_.metrics.column(Metric::ee) != nullptr)
+    needed += DeviceEncircledEnergy<Real>::device_bytes(
+        plan_, DeviceEncircledEnergy<Real>::planes_serve(plan_));
   if (plan_.normalization == Normalization::sum)
     needed += (IntensityTiling::max_blocks(plan_.frame, plan_.max_batch) + batch) * sizeof(double);
 
@@ -369,6 +378,14 @@ void CufftBackend<Real>::issue_metrics(const GraphKey& key, int first, int count
   launch_frame_metrics<Real>(window, device_metrics_,
                              WavefrontMoments{moments_.data(), pupil_blocks_per_frame}, count, out,
                              stream);
+  if (ee_ != nullptr && ee_->reads_planes())
+    ee_->from_planes(window.fields, window.intensity, window.frame_stride, count, out, stream);
+  else if (ee_ != nullptr)  // M < 2N - 1: the pupils, which the out-of-place FFT left as they were
+    ee_->from_pupils(
+        {pupil_.data() + static_cast<std::size_t>(first) * pupil_elements(),
+         static_cast<long long>(pupil_elements()), 0, plan_.padded, pupil_shape_.rows.origin,
+         pupil_shape_.offset, plan_.samples, pupil_shape_.shift_waves + pupil_shape_.offset},
+        count, out, stream);
   if (!plan_.metrics.needs_full_plane()) return;
   Real* planes = window.intensity != nullptr ? intensity_planes() + field_offset
                                              : mtf_planes_.data() + field_offset;

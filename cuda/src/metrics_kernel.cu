@@ -115,26 +115,7 @@ __global__ void __launch_bounds__(block_threads)
   total = block_sum(total, scratch);
   sx = block_sum(sx, scratch) - m.axis * total;
   sy = block_sum(sy, scratch) - m.axis * total;
-  // Encircled energy: only the pixels within reach of the largest radius, once per radius
-  // (a few hundred pixels against the frame's tens of thousands).
-  if (m.ee >= 0) {
-    const int lo = max(0, static_cast<int>(floor(m.axis - m.ee_reach)));
-    const int hi = min(k, static_cast<int>(ceil(m.axis + m.ee_reach)) + 1);
-    const int side = hi - lo;
-    for (int e = 0; e < m.ee_count; ++e) {
-      double enclosed = 0.0;
-      for (int i = threadIdx.x; i < side * side; i += block_threads) {
-        const int r = lo + i / side;
-        const int c = lo + i % side;
-        const double dx = c - m.axis;
-        const double dy = r - m.axis;
-        const double w = metric::ee_weight(sqrt(dx * dx + dy * dy), m.ee_radii[e]);
-        if (w > 0.0) enclosed += w * read(r, c);
-      }
-      enclosed = block_sum(enclosed, scratch);
-      if (threadIdx.x == 0) row[m.ee + e] = enclosed / m.energy;
-    }
-  }
+  // Encircled energy is encircled_energy_kernel.cu's, from the whole plane or the pupils.
   if (threadIdx.x == 0) {
     if (m.strehl >= 0) row[m.strehl] = peak / m.peak_reference;
     if (m.centroid_x >= 0) row[m.centroid_x] = sx / total * m.pixel_scale;
@@ -248,19 +229,12 @@ __global__ void __launch_bounds__(block_threads)
 
 }  // namespace
 
-DeviceMetrics::DeviceMetrics(const MetricsPlan& plan, int frame_edge, double aperture_sum,
-                             double energy_sum) {
+DeviceMetrics::DeviceMetrics(const MetricsPlan& plan, int frame_edge, double aperture_sum) {
   edge = frame_edge;
   values_per_frame = static_cast<int>(plan.values_per_frame);
   axis = plan.axis;
   pixel_scale = plan.pixel_scale;
   peak_reference = aperture_sum * aperture_sum * plan.peak_factor;
-  energy = energy_sum * plan.energy_factor;
-  ee_count = static_cast<int>(plan.ee_radii_pixels.size());
-  for (int e = 0; e < ee_count; ++e) {
-    ee_radii[e] = plan.ee_radii_pixels[e];
-    ee_reach = fmax(ee_reach, ee_radii[e] + 0.5);
-  }
   fwhm_bins = plan.fwhm_bins;
   mtf_count = static_cast<int>(plan.mtf_radii.size());
   for (int q = 0; q < mtf_count; ++q) mtf_radii[q] = plan.mtf_radii[q];

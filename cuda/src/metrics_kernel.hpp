@@ -44,10 +44,6 @@ struct DeviceMetrics {
   double axis = 0.0;
   double pixel_scale = 0.0;
   double peak_reference = 1.0;  // (sum A)^2 * peak_factor
-  double energy = 1.0;          // sum A^2 * energy_factor
-  int ee_count = 0;
-  double ee_radii[max_ee_radii] = {};
-  double ee_reach = 0.0;
   int fwhm_bins = 0;
   int strehl = -1, strehl_centre = -1, centroid_x = -1, centroid_y = -1, fwhm = -1, ee = -1,
       rms = -1, mtf = -1;
@@ -58,7 +54,7 @@ struct DeviceMetrics {
   int mtf_first[max_mtf_frequencies + 1] = {};
 
   DeviceMetrics() = default;
-  DeviceMetrics(const MetricsPlan& plan, int edge, double aperture_sum, double energy_sum);
+  DeviceMetrics(const MetricsPlan& plan, int edge, double aperture_sum);
 };
 
 // The samples of m's rings for M x M planes, in ring order; sets m.mtf_first (the caller
@@ -72,7 +68,7 @@ struct WavefrontMoments {
   int blocks_per_frame = 0;
 };
 
-// Frames [0, frames) of `window`: every column but mtf into out + f * values_per_frame
+// Frames [0, frames) of `window`: every column but ee and mtf into out + f * values_per_frame
 // (device or mapped pinned memory).
 template <typename Real>
 void launch_frame_metrics(const FieldWindow<Real>& window, const DeviceMetrics& metrics,

@@ -15,6 +15,7 @@
 #include "cuda_check.hpp"
 #include "device_info.hpp"
 #include "device_memory.hpp"
+#include "encircled_energy.hpp"
 #include "mft_blas.hpp"
 #include "mft_intensity.hpp"
 #include "pipelined_backend.hpp"
@@ -189,6 +190,7 @@ class MftBackend final : public PipelinedBackend<Real> {
   DeviceMetrics device_metrics_;
   DeviceBuffer<double> raw_weights_;
   DeviceBuffer<double> moments_;
+  std::unique_ptr<DeviceEncircledEnergy<Real>> ee_;  // --metrics ee, from the fields propagated
   BlasHandle blas_{pipeline_.stream()};
   std::vector<TrainStage<Real>> trains_;  // one per channel, with an optical train
 };
@@ -212,7 +214,9 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
                              metrics.empty() ? 0 : batch * metrics.values_per_frame);
   if (!metrics.empty()) {
     const SampledPupil& facts = plan_.sampled_pupil();
-    device_metrics_ = DeviceMetrics(metrics, k_, facts.aperture_sum, facts.energy_sum);
+    device_metrics_ = DeviceMetrics(metrics, k_, facts.aperture_sum);
+    if (metrics.column(Metric::ee) != nullptr)
+      ee_ = std::make_unique<DeviceEncircledEnergy<Real>>(plan_, false, pipeline_.stream());
     if (metrics.column(Metric::rms_wavefront) != nullptr)
       moments_ = DeviceBuffer<double>(3 * static_cast<std::size_t>(schedule_.piece_frames) *
                                       PupilTiling::max_blocks_per_frame(n_));
@@ -254,6 +258,8 @@ void MftBackend<Real>::require_memory() const {
     for (const ChannelTrain& c : plan_.train->channels)
       needed += TrainStage<Real>::constant_bytes(c, n_) +
                 pieces * TrainStage<Real>::bytes_per_frame(c, n_);
+  if (plan_.metrics.column(Metric::ee) != nullptr)
+    needed += DeviceEncircledEnergy<Real>::device_bytes(plan_, false);
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   PSFSIM_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -482,6 +488,10 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
     double* out =
         pipeline_.metrics_view(key.slot) + offset / pixels() * plan_.metrics.values_per_frame;
     launch_frame_metrics<Real>(window, device_metrics_, moments, count, out, stream);
+    if (ee_ != nullptr)  // the very pupils the products transformed
+      ee_->from_pupils({pupils_.data(), static_cast<long long>(n_) * n_,
+                        piece_elements(static_cast<long long>(n_) * n_), n_, 0, 0, n_, nullptr},
+                       count, out, stream);
   }
   mark(key, 4 * static_cast<std::size_t>(piece) + 3);
 }

@@ -1,7 +1,6 @@
 #include "psfsim/frame_metrics.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -81,12 +80,6 @@ void frame_metrics(const MetricsPlan& plan, const SampledPupil& facts,
                    const AberrationPolynomial& phase, const T* frame, int edge, double to_raw,
                    double* row) {
   const double axis = plan.axis;
-  const std::size_t radii = plan.ee_radii_pixels.size();
-  const MetricColumn* ee = plan.column(Metric::ee);
-  double ee_reach = 0.0;  // pixels beyond this add to no radius
-  for (double r : plan.ee_radii_pixels) ee_reach = std::max(ee_reach, r + 0.5);
-  std::array<double, max_ee_radii> enclosed{};
-
   double total = 0.0, sx = 0.0, sy = 0.0;
   double peak = -std::numeric_limits<double>::infinity();
   int peak_r = 0, peak_c = 0;
@@ -103,12 +96,6 @@ void frame_metrics(const MetricsPlan& plan, const SampledPupil& facts,
         peak = v;
         peak_r = r;
         peak_c = c;
-      }
-      if (ee != nullptr) {
-        const double d = std::sqrt(dx * dx + dy * dy);
-        if (d < ee_reach)
-          for (std::size_t k = 0; k < radii; ++k)
-            enclosed[k] += metric::ee_weight(d, plan.ee_radii_pixels[k]) * v;
       }
     }
   }
@@ -155,11 +142,7 @@ void frame_metrics(const MetricsPlan& plan, const SampledPupil& facts,
         *out = 2.0 * half_width * plan.pixel_scale;
         break;
       }
-      case Metric::ee: {
-        const double energy = facts.energy_sum * plan.energy_factor;
-        for (std::size_t k = 0; k < radii; ++k) out[k] = enclosed[k] * to_raw / energy;
-        break;
-      }
+      case Metric::ee: break;  // the backend's, from the pupil's field (encircled_energy_weights)
       case Metric::rms_wavefront: {
         const WavefrontSums s = wavefront_sums(facts, phase);
         *out = metric::weighted_rms(s.a, s.aw, s.aw2);

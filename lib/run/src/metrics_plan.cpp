@@ -97,21 +97,12 @@ MetricsPlan make_metrics_plan(const RunSpec& spec, const Geometry& g, const PsfP
   if (plan.propagation == Propagation::fft) {
     m.axis = plan.frame / 2;  // M/2 of the spectrum, in the crop window
     m.peak_factor = 1.0;
-    m.energy_factor = static_cast<double>(plan.padded) * plan.padded;
   } else {
     m.axis = plan.pixel_centre;
-    // A pupil sample spacing of dx (units of D) repeats the focal plane every 1/dx lambda/D:
-    // channel k's whole plane holds (1/dx / s_k)^2 of its pixels (Parseval).
-    const double period = 2.0 / (facts.coordinates[1] - facts.coordinates[0]);
     m.peak_factor = 0.0;
-    m.energy_factor = 0.0;
-    for (const SpectralChannel& c : plan.channels) {
-      m.peak_factor += c.weight;
-      m.energy_factor += c.weight * (period / c.pixel_scale) * (period / c.pixel_scale);
-    }
+    for (const SpectralChannel& c : plan.channels) m.peak_factor += c.weight;
   }
-  if (s.has(Metric::ee))
-    for (double r : s.ee_radii) m.ee_radii_pixels.push_back(r / m.pixel_scale);
+  if (s.has(Metric::ee)) m.ee_radii = s.ee_radii;
   if (s.has(Metric::mtf))
     for (double v : s.mtf_frequencies) m.mtf_radii.push_back(v * plan.padded * m.pixel_scale);
   m.fwhm_bins =

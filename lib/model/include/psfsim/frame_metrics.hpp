@@ -21,7 +21,7 @@ struct WavefrontSums {
 [[nodiscard]] WavefrontSums wavefront_sums(const SampledPupil& facts,
                                            const AberrationPolynomial& phase);
 
-// Fills `row` (plan.values_per_frame values) with every metric but mtf for one frame of
+// Fills `row` (plan.values_per_frame values) with every metric but ee and mtf for one frame of
 // `edge` x `edge` values, which are the backend's unnormalized intensity divided by `to_raw`.
 // `phase` is the frame's, for rms_wavefront.
 template <typename T>

@@ -8,12 +8,14 @@
 
 namespace psfsim::metric {
 
-// The share of a pixel whose centre lies `d` pixels from the axis that a disk of radius `r`
-// pixels encloses: a linear ramp over one pixel, the first-order approximation of the area of
-// the pixel inside the circle (exact on average along a straight edge).
-PSFSIM_HD inline double ee_weight(double d, double r) {
-  const double w = r - d + 0.5;
-  return w <= 0.0 ? 0.0 : (w >= 1.0 ? 1.0 : w);
+// The exact encircled energy (encircled_energy_weights.hpp) sums a frame's |E|^2 over a
+// full-period grid of L points per axis, j = 0 on the axis, against tables even on each axis:
+// grid index j reads the table at ee_fold(j), and the quadrant index f stands for f and, where
+// it is another index, ee_mirror(f) (-1 where f is its own mirror: 0, and L/2 for even L).
+PSFSIM_HD inline int ee_fold(int j, int period) { return j <= period - j ? j : period - j; }
+PSFSIM_HD inline int ee_mirror(int f, int period) {
+  const int g = period - f;
+  return f == 0 || g == f ? -1 : g;
 }
 
 // The FWHM's radial profile about the maximum: a pixel `d` pixels away adds to bin round(d).

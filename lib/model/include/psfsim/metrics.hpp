@@ -83,13 +83,14 @@ struct MetricsPlan {
   bool store_frames = true;  // false: no frame leaves the backend
   double pixel_scale = 0.5;  // lambda_ref / D per computed pixel
   double axis = 0.0;         // computed pixel (row and column) on the optical axis
-  // The aberration-free peak is (sum A)^2 * peak_factor and the whole focal plane's energy
-  // (Parseval) sum A^2 * energy_factor, both in the backend's unnormalized intensity.
+  // The aberration-free peak is (sum A)^2 * peak_factor in the backend's unnormalized
+  // intensity.
   double peak_factor = 1.0;
-  double energy_factor = 1.0;
-  std::vector<double> ee_radii_pixels;  // computed pixels
-  std::vector<double> mtf_radii;        // OTF samples of the M x M plane's transform
-  int fwhm_bins = 0;                    // radial profile bins (1 pixel each)
+  // lambda_ref / D; the backends evaluate `ee` from the pupil's sampled field, exactly
+  // (encircled_energy_weights.hpp), not from the frame's pixels.
+  std::vector<double> ee_radii;
+  std::vector<double> mtf_radii;  // OTF samples of the M x M plane's transform
+  int fwhm_bins = 0;              // radial profile bins (1 pixel each)
 
   [[nodiscard]] bool empty() const noexcept { return columns.empty(); }
   [[nodiscard]] const MetricColumn* column(Metric m) const noexcept;
