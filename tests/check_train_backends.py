@@ -30,7 +30,7 @@ CASES = {
     "fqpm": ["--coronagraph", "fqpm", "--lyot-stop", "0.95"],
     "map": ["--coronagraph", f"map:{os.path.join(work, 'mask.npy')},0.1", "--lyot-stop", "0.9"],
     "distance": ["--plane", "distance:5mm", "--plane", "focal:lyot:2", "--plane", "pupil:0.9",
-                 "--diameter", "1cm", "--wavelength", "1um", "--pixel-scale", "0.5lod"],
+                 "--diameter", "10mm", "--wavelength", "1um", "--pixel-scale", "0.5lod"],
     "spectrum": ["--coronagraph", "lyot:3", "--lyot-stop", "0.9", "--band", "500nm-600nm,3",
                  "--diameter", "1m", "--pixel-scale", "30mas", "--wavelength", "550nm"],
 }
