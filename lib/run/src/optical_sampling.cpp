@@ -143,8 +143,7 @@ void check_alias_free(const RunSpec& spec, const Geometry& g) {
     what += " (the defocused spot's radius is " + format_two_digits(spot) + " lambda/D)";
   throw InputError(options + ": " + what + ", beyond the " + format_number(span / 2.0) +
                    " lambda/D that " + flag(Option::samples) + " " + std::to_string(spec.samples) +
-                   " resolves (the focal plane of the sampled "
-                   "pupil repeats every " +
+                   " resolves (the sampled pupil's focal plane repeats every " +
                    format_number(span) + " lambda/D): use more samples");
 }
 
