@@ -4,9 +4,25 @@
 #include "psfsim/text_fields.hpp"
 #include "psfsim/spectrum.hpp"
 
+#include <array>
 #include <cmath>
+#include <string_view>
+#include <vector>
 
 namespace psfsim::app {
+namespace {
+
+// "X,Y": two angles or lod, as --jitter takes one; a bare number is an error naming the units.
+std::array<Angle, 2> parse_source_offset(const std::string& text) {
+  const std::vector<std::string_view> fields = split_fields(text);
+  const std::string named = flag(Option::source_offset);
+  if (fields.size() != 2)
+    throw InputError(named + " '" + printable(text) +
+                     "': give X,Y, two angles or lod (e.g. 3lod,-2lod or 10mas,0mas)");
+  return {parse_angle(fields[0], named, true), parse_angle(fields[1], named, true)};
+}
+
+}  // namespace
 
 void bind_options(OpticsOptions& o, OptionBindings& b) {
   b.bind(Option::wavelength, o.wavelength);
@@ -20,6 +36,8 @@ void bind_options(OpticsOptions& o, OptionBindings& b) {
   b.bind(Option::propagation, o.propagation);
   b.bind(Option::oversample, o.oversample);
   b.bind(Option::jitter, o.jitter);
+  b.bind(Option::source_offset, o.source_offset);
+  b.bind(Option::defocus_distance, o.defocus_distance);
   b.bind(Option::photons, o.photons);
   b.bind(Option::background, o.background);
   b.bind(Option::read_noise, o.read_noise);
@@ -52,6 +70,9 @@ OpticsSpec to_optics_spec(const OpticsOptions& o) {
   s.oversample = o.oversample;
   if (!o.jitter.empty())
     s.jitter = parse_angle(o.jitter, flag(Option::jitter), true, Sign::non_negative);
+  if (!o.source_offset.empty()) s.source_offset = parse_source_offset(o.source_offset);
+  if (!o.defocus_distance.empty())
+    s.defocus_distance_m = parse_length(o.defocus_distance, flag(Option::defocus_distance));
   s.photons = o.photons;
   s.background = o.background;
   s.read_noise = o.read_noise;

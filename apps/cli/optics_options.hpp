@@ -22,6 +22,8 @@ struct OpticsOptions {
   std::string propagation = "auto";
   int oversample = 1;
   std::string jitter;
+  std::string source_offset;
+  std::string defocus_distance;
   std::optional<double> photons;
   double background = 0.0;
   double read_noise = 0.0;

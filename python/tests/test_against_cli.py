@@ -53,6 +53,8 @@ CASES = {
     "propagation": dict(propagation="mft", crop=12),
     "oversample": dict(oversample=2, pixel_scale="0.5lod", crop=12),
     "jitter": dict(jitter="0.2lod"),
+    "source_offset": dict(source_offset="1lod,-0.5lod"),
+    "defocus_distance": dict(defocus_distance="0.5mm", fnumber=20, wavelength="1um"),
     "photons": dict(photons=1e5),
     "background": dict(photons=1e5, background=2),
     "read_noise": dict(photons=1e5, read_noise=3),

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "atomic_h5_file.hpp"
@@ -62,6 +63,11 @@ void write_optics_attributes(hid_t psf, const OpticsSpec& o, const Geometry& g, 
   h5::set_attribute(psf, "aberration_units", std::string(to_string(o.aberration_units)));
   h5::set_attribute(psf, "oversample", static_cast<long long>(g.oversample));
   h5::set_attribute(psf, "jitter_lambda_over_d", g.jitter_lambda_over_d);
+  // docs/physical-optics.md's static pupil terms, where given: (X, Y), the PSF's shift.
+  if (o.source_offset)
+    h5::set_attribute(psf, "source_offset_lambda_over_d",
+                      std::span<const double>(g.source_offset_lambda_over_d));
+  if (o.defocus_distance_m) h5::set_attribute(psf, "defocus_distance_m", g.defocus_distance_m);
   if (!frames) return;
   if (o.photons) {
     h5::set_attribute(psf, "units", std::string("photo-electrons"));

@@ -213,6 +213,12 @@ constexpr std::array<OptionInfo, option_count> table{{
     text(Option::jitter, "jitter", A::one, "ANGLE",
          "RMS pointing jitter per axis: an angle (with --diameter and a wavelength) or lod, e.g. "
          "5mas or 0.1lod"),
+    text(Option::source_offset, "source-offset", A::comma_text, "X,Y",
+         "Off-axis source: the PSF moves X towards +x (columns) and Y towards +y (rows), each "
+         "an angle (with --diameter and a wavelength) or lod, e.g. 3lod,-2lod or 10mas,0mas"),
+    text(Option::defocus_distance, "defocus-distance", A::one, "LENGTH",
+         "Detector this far from focus (+: beyond it, away from the pupil), with --fnumber and "
+         "a wavelength (nm, um, mm or m, e.g. 0.2mm)"),
     number(Option::photons, "photons", "P", "",
            "Photo-electrons reaching the whole focal plane per frame; adds Poisson noise and "
            "stores photo-electrons (--normalize is then ignored)"),
@@ -370,6 +376,8 @@ constexpr Option run_list[] = {
     Option::propagation,
     Option::oversample,
     Option::jitter,
+    Option::source_offset,
+    Option::defocus_distance,
     Option::photons,
     Option::background,
     Option::read_noise,

@@ -138,39 +138,78 @@ std::string aperture_options(const ApertureSpec& a) {
 
 }  // namespace
 
+std::vector<char> SampledPupil::opd_aperture(std::size_t f, std::size_t maps) const {
+  const std::size_t plane = map_size();
+  std::vector<char> inside(plane, 0);
+  if (amplitude.empty()) {
+    for (int r = 0; r < samples; ++r) {
+      const ApertureSpan& s = spans[r];
+      for (int c = 0; c < samples; ++c)
+        inside[static_cast<std::size_t>(r) * samples + c] =
+            c >= s.lo && c < s.hi && !(c >= s.obscured_lo && c < s.obscured_hi);
+    }
+    return inside;
+  }
+  const bool own = maps > 1 && amplitude_maps > 1;
+  for (std::size_t a = own ? f : 0; a < (own ? f + 1 : amplitude_maps); ++a)
+    for (std::size_t i = 0; i < plane; ++i)
+      if (amplitude[a * plane + i] != 0.0) inside[i] = 1;
+  return inside;
+}
+
+namespace {
+
+// The map less its midrange over the samples `inside`.
+void remove_midrange(double* map, const std::vector<char>& inside) {
+  double lo = 0.0, hi = 0.0;
+  bool any = false;
+  for (std::size_t i = 0; i < inside.size(); ++i) {
+    if (!inside[i]) continue;
+    lo = any ? std::min(lo, map[i]) : map[i];
+    hi = any ? std::max(hi, map[i]) : map[i];
+    any = true;
+  }
+  const double middle = 0.5 * lo + 0.5 * hi;
+  for (std::size_t i = 0; i < inside.size(); ++i) map[i] -= middle;
+}
+
+}  // namespace
+
 // Each OPD map less its midrange over the aperture: a constant phase changes no intensity at
 // any wavelength, and a map of 1e9 waves of piston becomes zeros, whose phase and RMS then
 // need no cancellation. A map that every frame shares takes the union of their apertures.
 void SampledPupil::remove_opd_midrange() {
-  const std::size_t plane = map_size();
-  std::vector<char> inside(plane);
-  for (std::size_t f = 0; f < opd_maps; ++f) {
-    if (amplitude.empty()) {
-      for (int r = 0; r < samples; ++r) {
-        const ApertureSpan& s = spans[r];
-        for (int c = 0; c < samples; ++c)
-          inside[static_cast<std::size_t>(r) * samples + c] =
-              c >= s.lo && c < s.hi && !(c >= s.obscured_lo && c < s.obscured_hi);
-      }
-    } else {
-      const bool own = opd_maps > 1 && amplitude_maps > 1;
-      std::fill(inside.begin(), inside.end(), 0);
-      for (std::size_t a = own ? f : 0; a < (own ? f + 1 : amplitude_maps); ++a)
-        for (std::size_t i = 0; i < plane; ++i)
-          if (amplitude[a * plane + i] != 0.0) inside[i] = 1;
-    }
-    double* map = opd.data() + f * plane;
-    double lo = 0.0, hi = 0.0;
-    bool any = false;
-    for (std::size_t i = 0; i < plane; ++i) {
-      if (!inside[i]) continue;
-      lo = any ? std::min(lo, map[i]) : map[i];
-      hi = any ? std::max(hi, map[i]) : map[i];
-      any = true;
-    }
-    const double middle = 0.5 * lo + 0.5 * hi;
-    for (std::size_t i = 0; i < plane; ++i) map[i] -= middle;
+  for (std::size_t f = 0; f < opd_maps; ++f)
+    remove_midrange(opd.data() + f * map_size(), opd_aperture(f, opd_maps));
+}
+
+double static_terms_waves(const StaticPupilTerms& terms, double x, double y) noexcept {
+  double w = terms.offset_x * (0.5 * x) + terms.offset_y * (0.5 * y);
+  if (terms.defocus_waves != 0.0) {
+    // sqrt(1 - a^2) - 1 = -a^2 / (1 + sqrt(1 - a^2)), without the cancellation near the axis.
+    const double a = std::min(pupil::radius(x, y), 1.0) / (2.0 * terms.fnumber);
+    w -= terms.defocus_waves * (a * a) / (1.0 + std::sqrt(1.0 - a * a));
   }
+  return w;
+}
+
+// The terms, less their own midrange over the aperture, added to every OPD map (or made the
+// one map): in waves at the reference wavelength, as the maps are by now.
+void SampledPupil::add_static_terms(const StaticPupilTerms& terms) {
+  const std::size_t plane = map_size();
+  std::vector<double> map(plane);
+  for (int r = 0; r < samples; ++r)
+    for (int c = 0; c < samples; ++c)
+      map[static_cast<std::size_t>(r) * samples + c] =
+          static_terms_waves(terms, coordinates[c], coordinates[r]);
+  remove_midrange(map.data(), opd_aperture(0, 1));
+  if (opd.empty()) {
+    opd = std::move(map);
+    opd_maps = 1;
+    return;
+  }
+  for (std::size_t f = 0; f < opd_maps; ++f)
+    for (std::size_t i = 0; i < plane; ++i) opd[f * plane + i] += map[i];
 }
 
 SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration)
@@ -178,7 +217,7 @@ SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration)
 
 SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration,
                            const ApertureSpec& aperture, double reference_wavelength_m,
-                           std::size_t batch, const PupilMapUse& use)
+                           std::size_t batch, const PupilMapUse& use, const StaticPupilTerms& terms)
     : samples(n),
       padded(m),
       offset(pupil::pad_offset(n, m)),
@@ -281,6 +320,7 @@ SampledPupil::SampledPupil(int n, int m, Grid grid, double obscuration,
     if (waves_per_unit != 1.0)
       for (double& v : opd) v *= waves_per_unit;
   }
+  if (terms.any()) add_static_terms(terms);
 }
 
 const SampledPupil& PsfPlan::sampled_pupil() const {

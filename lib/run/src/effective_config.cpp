@@ -27,6 +27,10 @@ void write_optics(ConfigTable& t, const OpticsSpec& o) {
   t.text(Option::propagation, to_string(o.propagation));
   t.integer(Option::oversample, o.oversample);
   if (o.jitter) t.text(Option::jitter, format_angle(*o.jitter));
+  if (o.source_offset)
+    t.text(Option::source_offset,
+           format_angle((*o.source_offset)[0]) + "," + format_angle((*o.source_offset)[1]));
+  if (o.defocus_distance_m) t.text(Option::defocus_distance, format_length(*o.defocus_distance_m));
   if (o.photons) {
     t.number(Option::photons, *o.photons);
     t.number(Option::background, o.background);

@@ -54,11 +54,17 @@ double in_lambda_over_d(const Angle& a, const Geometry& g, Option option) {
   return a.value * *g.diameter_m / g.reference_wavelength_m;
 }
 
+// --fnumber is half of the pixel scale --pixel-pitch gives, unless --defocus-distance alone
+// takes it (the F-number of the light cone the detector sits in).
+bool fnumber_sets_pixel_scale(const OpticsSpec& o) {
+  return o.pixel_pitch_m || (o.fnumber && !o.defocus_distance_m);
+}
+
 // The physical pixel scale in λ_ref/D, or 0 when none is given.
 double physical_pixel_scale(const OpticsSpec& o, Geometry& g) {
   const double lambda = g.reference_wavelength_m;
   if (o.pixel_scale) {
-    require(!o.fnumber && !o.pixel_pitch_m,
+    require(!fnumber_sets_pixel_scale(o),
             flag(Option::pixel_scale) + " and " + flag(Option::fnumber) + "/" +
                 flag(Option::pixel_pitch) + ": give one pixel scale, not both");
     if (o.pixel_scale->lod) return o.pixel_scale->value;
@@ -69,7 +75,7 @@ double physical_pixel_scale(const OpticsSpec& o, Geometry& g) {
     require(lambda > 0.0, scale + ": an angle per pixel needs " + wavelength_options());
     return o.pixel_scale->value * *o.diameter_m / lambda;
   }
-  if (o.fnumber || o.pixel_pitch_m) {
+  if (fnumber_sets_pixel_scale(o)) {
     const std::string pair = flag(Option::fnumber) + " and " + flag(Option::pixel_pitch);
     require(o.fnumber && o.pixel_pitch_m, pair + ": give both");
     require(lambda > 0.0, pair + " need " + wavelength_options());
@@ -80,7 +86,79 @@ double physical_pixel_scale(const OpticsSpec& o, Geometry& g) {
   return 0.0;
 }
 
+// --defocus-distance: DZ and the F-number it needs, with a wavelength.
+void derive_defocus(const OpticsSpec& o, Geometry& g) {
+  const std::string named =
+      flag(Option::defocus_distance) + " " + format_length(*o.defocus_distance_m);
+  require(std::isfinite(*o.defocus_distance_m), named + ": must be a finite length");
+  require(o.fnumber.has_value(), named + ": needs " + flag(Option::fnumber) +
+                                     " (the F-number of the light cone the detector sits in)");
+  require(g.reference_wavelength_m > 0.0, named + ": needs " + wavelength_options());
+  // rho/(2F) is the sine of the marginal ray's angle: F = 1/2 is a numerical aperture of 1.
+  require(*o.fnumber > 0.5, named + " " + flag(Option::fnumber) + " " + format_number(*o.fnumber) +
+                                ": the F-number must be above 0.5 (a numerical aperture below 1)");
+  g.defocus_distance_m = *o.defocus_distance_m;
+}
+
+// The radius, in lambda/D at `wavelength_m`, of the defocused geometric spot: the marginal
+// ray's slope d W / d xi at the rim, |DZ| tan(theta) / (lambda F) with sin(theta) = 1/(2F).
+double defocus_spot_radius(const Geometry& g, double wavelength_m) {
+  if (g.defocus_distance_m == 0.0) return 0.0;
+  const double f = *g.fnumber;
+  return std::fabs(g.defocus_distance_m) /
+         (2.0 * wavelength_m * f * f * std::sqrt(1.0 - 1.0 / (4.0 * f * f)));
+}
+
+// N pupil samples a distance D/span apart have a focal plane that repeats every span
+// lambda/D: a pupil phase whose slope passes span/2 waves per D (half a wave per sample)
+// aliases, and a PSF moved or spread that far folds back. The source offset and the defocused
+// spot must stay inside, at the shortest wavelength, whose lambda/D is the smallest.
+void check_alias_free(const RunSpec& spec, const Geometry& g) {
+  const double x = g.source_offset_lambda_over_d[0], y = g.source_offset_lambda_over_d[1];
+  if (x == 0.0 && y == 0.0 && g.defocus_distance_m == 0.0) return;
+  double shortest = g.reference_wavelength_m;
+  for (const SpectralLine& line : g.spectrum)
+    if (line.wavelength_m > 0.0)
+      shortest = shortest > 0.0 ? std::min(shortest, line.wavelength_m) : line.wavelength_m;
+  const double ratio = shortest > 0.0 && g.reference_wavelength_m > 0.0
+                           ? g.reference_wavelength_m / shortest
+                           : 1.0;  // lambda_ref/D in lambda_min/D
+  const double spot = defocus_spot_radius(g, shortest);
+  const double reach = std::max(std::fabs(x), std::fabs(y)) * ratio + spot;
+  const double span = spec.grid == Grid::centered ? spec.samples : spec.samples - 1.0;
+  if (reach < span / 2.0) return;
+  const OpticsSpec& o = spec.optics;
+  std::string options;
+  if (x != 0.0 || y != 0.0)
+    options = flag(Option::source_offset) + " " + format_angle((*o.source_offset)[0]) + "," +
+              format_angle((*o.source_offset)[1]);
+  if (g.defocus_distance_m != 0.0)
+    options += (options.empty() ? "" : " and ") + flag(Option::defocus_distance) + " " +
+               format_length(g.defocus_distance_m) + " at " + flag(Option::fnumber) + " " +
+               format_number(*g.fnumber);
+  const std::string at = shortest > 0.0 ? " at " + format_length(shortest) : std::string();
+  std::string what =
+      "the PSF would reach " + format_two_digits(reach) + " lambda/D from the axis" + at;
+  if (spot > 0.0)
+    what += " (the defocused spot's radius is " + format_two_digits(spot) + " lambda/D)";
+  throw InputError(options + ": " + what + ", beyond the " + format_number(span / 2.0) +
+                   " lambda/D that " + flag(Option::samples) + " " + std::to_string(spec.samples) +
+                   " resolves (the sampled pupil's focal plane repeats every " +
+                   format_number(span) + " lambda/D): use more samples");
+}
+
 }  // namespace
+
+StaticPupilTerms static_pupil_terms(const Geometry& g) {
+  StaticPupilTerms t;
+  t.offset_x = g.source_offset_lambda_over_d[0];
+  t.offset_y = g.source_offset_lambda_over_d[1];
+  if (g.defocus_distance_m != 0.0) {
+    t.defocus_waves = g.defocus_distance_m / g.reference_wavelength_m;
+    t.fnumber = *g.fnumber;
+  }
+  return t;
+}
 
 void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
   const OpticsSpec& o = spec.optics;
@@ -174,6 +252,17 @@ void derive_sampling(const RunSpec& spec, int padded, Geometry& g) {
             jitter + ": too large for pixels of " + format_number(g.pixel_scale_lambda_over_d) +
                 " lambda/D");
   }
+  if (o.source_offset) {
+    for (int axis = 0; axis < 2; ++axis) {
+      const Angle& a = (*o.source_offset)[axis];
+      const double v = in_lambda_over_d(a, g, Option::source_offset);
+      require(std::isfinite(v), flag(Option::source_offset) + " " + format_angle(a) +
+                                    ": not a finite number of lambda/D");
+      g.source_offset_lambda_over_d[axis] = v;
+    }
+  }
+  if (o.defocus_distance_m) derive_defocus(o, g);
+  check_alias_free(spec, g);
   if (o.photons) {
     require(std::isfinite(*o.photons) && *o.photons > 0.0,
             flag(Option::photons) + " " + format_number(*o.photons) + ": must be a number > 0");

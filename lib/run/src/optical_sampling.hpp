@@ -3,6 +3,7 @@
 // scale, the frame, the spectrum's lines, the detector and the propagation that computes it.
 #include <string>
 
+#include "psfsim/pupil_sampling.hpp"
 #include "psfsim/run_spec.hpp"
 
 namespace psfsim {
@@ -11,5 +12,9 @@ namespace psfsim {
 // used
 // when no physical pixel scale is given. Throws InputError naming the options at fault.
 void derive_sampling(const RunSpec& spec, int padded, Geometry& g);
+
+// The source offset and the defocus of a derived Geometry, as SampledPupil adds them to the
+// OPD (docs/physical-optics.md).
+[[nodiscard]] StaticPupilTerms static_pupil_terms(const Geometry& g);
 
 }  // namespace psfsim

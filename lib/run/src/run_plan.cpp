@@ -185,7 +185,7 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   use.oversample = g.oversample;
   p.pupil = std::make_shared<const SampledPupil>(
       p.samples, p.padded, p.grid, p.obscuration, spec.aperture, g.reference_wavelength_m,
-      spec.whole_batch > 0 ? spec.whole_batch : batch_size(spec), use);
+      spec.whole_batch > 0 ? spec.whole_batch : batch_size(spec), use, static_pupil_terms(g));
   if (p.pupil->amplitude_maps > 1 &&
       (spec.normalization == Normalization::peak || spec.optics.photons))
     throw InputError(flag(Option::pupil_amplitude) + ": one amplitude map per frame needs " +

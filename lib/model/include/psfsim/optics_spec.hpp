@@ -3,6 +3,7 @@
 // what
 // a run derives from them: the pixel scale, the spectrum's channels, the propagation and the
 // detector. Without any of them a run is the λ/D run of docs/spec.md §1.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,8 +29,13 @@ struct OpticsSpec {
   std::string band_text;
   AberrationUnits aberration_units = AberrationUnits::waves;
   Propagation propagation = Propagation::automatic;
-  int oversample = 1;             // S
-  std::optional<Angle> jitter;    // RMS per axis: an angle, or lod
+  int oversample = 1;           // S
+  std::optional<Angle> jitter;  // RMS per axis: an angle, or lod
+  // --source-offset X,Y: the source's direction off the optical axis, each an angle or lod;
+  // +X moves the PSF towards +x (increasing column), +Y towards +y (increasing row).
+  std::optional<std::array<Angle, 2>> source_offset;
+  // --defocus-distance: the detector this far from focus (+: further from the pupil), metres.
+  std::optional<double> defocus_distance_m;
   std::optional<double> photons;  // photo-electrons over the whole focal plane
   double background = 0.0;        // photo-electrons per pixel
   double read_noise = 0.0;        // RMS electrons per pixel

@@ -63,6 +63,8 @@ enum class Option : std::uint8_t {
   propagation,
   oversample,
   jitter,
+  source_offset,
+  defocus_distance,
   photons,
   background,
   read_noise,

@@ -37,6 +37,29 @@ struct PupilMapUse {
   int oversample = 1;  // S: a detector pixel sums S x S samples of |E|^2
 };
 
+// Phase terms that every frame shares and that the run's physics defines rather than a
+// coefficient or a file (docs/physical-optics.md): an off-axis source's tilt and a detector
+// out of focus. SampledPupil adds them to the OPD maps, in waves at the reference wavelength,
+// so that both backends apply them (scaled by lambda_ref/lambda_k over a spectrum, as any OPD
+// map is) and the aberration-free reference frame, which takes no OPD map, leaves them out.
+struct StaticPupilTerms {
+  // W = X xi_x + Y xi_y, xi = (x, y)/2 the pupil coordinate in units of D: the PSF moves by
+  // (X, Y) lambda_ref/D, towards +x (columns) and +y (rows).
+  double offset_x = 0.0;
+  double offset_y = 0.0;
+  // W = (DZ/lambda_ref) (sqrt(1 - (rho/2F)^2) - 1): the focal field's angular spectrum
+  // propagated by DZ, as an OPD in the pupil.
+  double defocus_waves = 0.0;  // DZ / lambda_ref
+  double fnumber = 0.0;        // F, above 1/2 wherever defocus_waves is not 0
+  [[nodiscard]] bool any() const noexcept {
+    return offset_x != 0.0 || offset_y != 0.0 || defocus_waves != 0.0;
+  }
+};
+
+// The OPD, in waves at the reference wavelength, that `terms` give the pupil sample at
+// (x, y) of docs/spec.md §1's grid (rho clamped to the rim, where no aperture is open).
+[[nodiscard]] double static_terms_waves(const StaticPupilTerms& terms, double x, double y) noexcept;
+
 // OPD maps hold values below this many waves at every wavelength of the run: beyond it,
 // doubles lie more than 1e-6 waves apart.
 inline constexpr double max_opd_waves = 0x1p33;
@@ -54,7 +77,8 @@ struct SampledPupil {
   // Beyond the annulus (docs/spec.md §7), row-major N x N maps, one per frame or one for all:
   // A (the shapes' 0/1 times the amplitude file, scaled as PupilMapUse says), empty for the
   // annulus alone; and the OPD in waves at the reference wavelength less each map's midrange
-  // (a constant, which changes no intensity at any wavelength), empty for none.
+  // (a constant, which changes no intensity at any wavelength), plus the StaticPupilTerms
+  // less their own midrange; empty for none.
   std::vector<double> amplitude;
   std::size_t amplitude_maps = 0;  // 0, 1, or the batch's B
   std::vector<double> opd;
@@ -66,8 +90,10 @@ struct SampledPupil {
   // um into waves; `batch` is B, which a stack of maps must match. Throws InputError naming
   // the option (and file) at fault, and for maps `use` says cannot be computed. A map that
   // `aperture` names must have been read into it (read_pupil_maps): std::logic_error if not.
+  // `terms` are added to every OPD map, or make the one map where no file gives one.
   SampledPupil(int samples, int padded, Grid grid, double obscuration, const ApertureSpec& aperture,
-               double reference_wavelength_m, std::size_t batch, const PupilMapUse& use = {});
+               double reference_wavelength_m, std::size_t batch, const PupilMapUse& use = {},
+               const StaticPupilTerms& terms = {});
 
   // The maps of the frame with batch index `frame` (AberrationPolynomial::batch_index), null when
   // there is none: frame -1 (the aberration-free reference) has no OPD.
@@ -87,6 +113,9 @@ struct SampledPupil {
 
  private:
   void remove_opd_midrange();
+  void add_static_terms(const StaticPupilTerms& terms);
+  // Which samples of OPD map `f` of `maps` lie in the aperture its frames see.
+  [[nodiscard]] std::vector<char> opd_aperture(std::size_t f, std::size_t maps) const;
   [[nodiscard]] std::size_t map_size() const noexcept {
     return static_cast<std::size_t>(samples) * static_cast<std::size_t>(samples);
   }

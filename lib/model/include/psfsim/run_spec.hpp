@@ -2,6 +2,7 @@
 // One `psfsim run`, as the user asked for it: filled from the CLI and config file, then
 // validated once and turned into a PsfPlan for the backend and metadata for the writer
 // (run_plan.hpp, in the run layer).
+#include <array>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -96,6 +97,9 @@ struct Geometry {
   std::optional<double> pixel_pitch_m;
   std::optional<double> diameter_m;
   std::optional<double> fnumber;
+  // --source-offset (X, Y) in lambda_ref/D, and --defocus-distance.
+  std::array<double, 2> source_offset_lambda_over_d{};
+  double defocus_distance_m = 0.0;
 
   // Oversampling, jitter or photon noise: the detector stage runs after the backend.
   [[nodiscard]] bool detector_stage(const OpticsSpec& o) const noexcept {
