@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "psfsim/angular_spectrum_grid.hpp"
 #include "psfsim/aperture_geometry.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/mft_matrix.hpp"
@@ -144,23 +145,13 @@ TrainStep full_plane_step(const FocalMask& mask, const std::vector<double>& x, d
   return s;
 }
 
-// The angular spectrum's largest distance on a grid of `padded` samples of pitch dx: the
-// transfer function's phase must change by at most pi between neighbouring frequencies at
-// the band edge 1/(2 dx).
-double max_distance(int padded, double dx, double wavelength) {
-  const double edge = wavelength / (2 * dx);
-  if (edge >= 1.0) return 0.0;
-  return padded * dx * dx * std::sqrt(1.0 - edge * edge) / wavelength;
-}
-
+// The angular spectrum (angular_spectrum_grid.hpp, the one transfer function and range check)
+// as a pass: the DFT of the field zero-padded to 2N, the transfer function, the inverse DFT
+// cropped back to N.
 TrainStep distance_step(const Distance& d, int n, double dx, double wavelength) {
   const int p = 2 * n;
-  const double bound = max_distance(p, dx, wavelength);
-  if (!(std::abs(d.metres) <= bound))
-    throw InputError(flag(Option::plane) + " distance:" + format_length(d.metres) +
-                     ": beyond the angular spectrum's valid range on this grid, |z| <= " +
-                     format_length(bound) + " at " + format_length(wavelength) +
-                     " (2N dx^2 sqrt(1 - (lambda/2dx)^2) / lambda, dx = D/N)");
+  const AngularSpectrumGrid grid{n, p, dx, wavelength, d.metres};
+  check_angular_spectrum(grid);
   TrainStep s;
   s.kind = TrainStep::Kind::mask;
   s.keep = 0.0;
@@ -174,18 +165,7 @@ TrainStep distance_step(const Distance& d, int n, double dx, double wavelength) 
       pass.forward[area(u, n) + i] = e;
       pass.inverse[area(i, p) + u] = std::conj(e);
     }
-  pass.weights.resize(area(p, p));
-  for (int r = 0; r < p; ++r)
-    for (int c = 0; c < p; ++c) {
-      const double fy = (r < p / 2 ? r : r - p) / (p * dx);
-      const double fx = (c < p / 2 ? c : c - p) / (p * dx);
-      const double a = 1.0 - wavelength * wavelength * (fx * fx + fy * fy);
-      // The common phase 2 pi z / lambda changes no intensity; evanescent waves are dropped.
-      pass.weights[area(r, p) + c] =
-          a > 0.0 ? std::polar(1.0 / (static_cast<double>(p) * p),
-                               2 * pi * d.metres / wavelength * (std::sqrt(a) - 1.0))
-                  : Complex128{};
-    }
+  pass.weights = angular_spectrum_transfer(grid, 1.0 / (static_cast<double>(p) * p));
   s.passes.push_back(std::move(pass));
   return s;
 }
