@@ -147,3 +147,17 @@ set_tests_properties(
   scripts_plot_psf_terms scripts_plot_psf_photons scripts_plot_metrics_vary
   scripts_plot_metrics_one_panel scripts_doc_examples scripts_quiet
   PROPERTIES LABELS scripts TIMEOUT 120 ENVIRONMENT MPLBACKEND=Agg)
+
+# docs/plot_contrast.py on a small coronagraph Monte Carlo (docs/coronagraphy.md).
+add_test(NAME scripts_make_contrast_file
+         COMMAND $<TARGET_FILE:psfsim> run --samples 32 --coronagraph lyot:3 --lyot-stop 0.8
+                 --pixel-scale 0.5lod --crop 32 --random 4-8,0.01,8,1 --backend cpu
+                 --metrics contrast,throughput --contrast-radii 4,5,6,7 --store metrics
+                 --quiet --force -o ${_scripts_work}/contrast.h5)
+set_tests_properties(scripts_make_contrast_file PROPERTIES
+  FIXTURES_REQUIRED scripts_workdir FIXTURES_SETUP scripts_contrast_file)
+add_test(NAME scripts_plot_contrast
+         COMMAND ${PSFSIM_PYTHON_EXECUTABLE} ${_scripts_drivers}/check_plot.py --expect lyot:3
+                 ${_scripts_root}/docs/plot_contrast.py ${_scripts_work}/contrast.h5
+                 ${_scripts_work}/contrast.png)
+set_tests_properties(scripts_plot_contrast PROPERTIES FIXTURES_REQUIRED scripts_contrast_file)
