@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "block_sum.cuh"
 #include "cuda_check.hpp"
 #include "encircled_energy_kernel.hpp"
 #include "psfsim/metric_math.hpp"
@@ -12,16 +13,6 @@ constexpr int block_threads = 256;
 constexpr int warps = block_threads / 32;
 constexpr int radii_capacity = static_cast<int>(max_ee_radii);
 
-// Sum over the block in a fixed order (reruns agree); valid in every thread.
-__device__ double block_sum(double v, double* scratch) {
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-  __syncthreads();  // scratch may still be read by the previous call
-  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
-  __syncthreads();
-  double total = 0.0;
-  for (int w = 0; w < warps; ++w) total += scratch[w];
-  return total;
-}
 
 template <typename Real>
 __device__ double squared(DeviceComplex<Real> z) {
@@ -90,7 +81,7 @@ __global__ void __launch_bounds__(block_threads)
 #pragma unroll
   for (int r = 0; r < radii_capacity; ++r) {
     if (r >= t.radii) break;  // the same in every thread
-    const double total = block_sum(sums[r], scratch);
+    const double total = block_sum<block_threads>(sums[r], scratch);
     if (threadIdx.x == 0) row[r] = total;
   }
 }

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "block_sum.cuh"
 #include "cuda_check.hpp"
 #include "metrics_kernel.hpp"
 #include "psfsim/metric_math.hpp"
@@ -12,16 +13,6 @@ constexpr int block_threads = 256;
 constexpr int warps = block_threads / 32;
 constexpr int rows_in_flight = 8;
 
-// Sum over the block in a fixed order (reruns agree); valid in every thread.
-__device__ double block_sum(double v, double* scratch) {
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-  __syncthreads();  // scratch may still be read by the previous call
-  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
-  __syncthreads();
-  double total = 0.0;
-  for (int w = 0; w < warps; ++w) total += scratch[w];
-  return total;
-}
 
 template <typename Real>
 struct FrameReader {
@@ -112,9 +103,9 @@ __global__ void __launch_bounds__(block_threads)
       peak = peak_value[w];
       at = peak_index[w];
     }
-  total = block_sum(total, scratch);
-  sx = block_sum(sx, scratch) - m.axis * total;
-  sy = block_sum(sy, scratch) - m.axis * total;
+  total = block_sum<block_threads>(total, scratch);
+  sx = block_sum<block_threads>(sx, scratch) - m.axis * total;
+  sy = block_sum<block_threads>(sy, scratch) - m.axis * total;
   // Encircled energy is encircled_energy_kernel.cu's, from the whole plane or the pupils.
   if (threadIdx.x == 0) {
     if (m.strehl >= 0) row[m.strehl] = peak / m.peak_reference;
@@ -248,6 +239,8 @@ DeviceMetrics::DeviceMetrics(const MetricsPlan& plan, int frame_edge, double ape
       case Metric::ee: ee = offset; break;
       case Metric::rms_wavefront: rms = offset; break;
       case Metric::mtf: mtf = offset; break;
+      case Metric::contrast:
+      case Metric::throughput: break;  // the run's, from the frames on the host
     }
   }
 }

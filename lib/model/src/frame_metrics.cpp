@@ -149,6 +149,8 @@ void frame_metrics(const MetricsPlan& plan, const SampledPupil& facts,
         break;
       }
       case Metric::mtf: break;  // the FFT backend's, from the whole plane
+      case Metric::contrast:
+      case Metric::throughput: break;  // the run's, from the frames (train_metrics.hpp)
     }
   }
 }
