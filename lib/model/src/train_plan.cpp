@@ -294,8 +294,10 @@ std::shared_ptr<const TrainPlan> make_train_plan(const OpticalTrain& train,
           m->kind == FocalMask::Kind::vortex || m->kind == FocalMask::Kind::four_quadrant;
       if (full && 1.0 / dxi < min_full_plane_period)
         throw InputError(flag(Option::coronagraph) + " " + to_string(*m) +
-                         ": a mask over the whole focal plane needs --samples of at least " +
-                         std::to_string(static_cast<int>(min_full_plane_period) + 3));
+                         ": a mask over the whole focal plane needs a focal-plane period of at "
+                         "least " +
+                         format_number(min_full_plane_period) +
+                         " lambda/D: --samples 21 or more (22 on the linspace grid)");
       if (m->kind == FocalMask::Kind::map && m->map_values->rows != m->map_values->columns)
         throw InputError(flag(Option::coronagraph) + " " + to_string(*m) + ": the map is " +
                          std::to_string(m->map_values->rows) + " x " +
