@@ -144,6 +144,9 @@ for charge in (2, 4, 6):
             err = rel_l2(got, want, dark_hole)
             check(err <= 5e-2, f"vortex:{charge} N={n} vs FFT padded {2048 // n}, 3-20 lambda/D: "
                   f"{err:.2e}")
+            if n == 64 and charge == 4:  # why the reference is this wide (docs/coronagraphy.md)
+                coarser = brute(circle(n), circle(n, 0.95), 16, vortex(charge))
+                print(f"     (the FFT padded 16 against 32 there: {rel_l2(coarser, want, dark_hole):.2e})")
         worst[charge, n] = got.max()
 # The residual is the sampled pupil's: it falls at least as N^-2.5.
 for charge in (2, 4, 6):
