@@ -195,7 +195,6 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   if (!spec.train.empty()) {
     TrainSampling ts;
     ts.samples = p.samples;
-    ts.grid = p.grid;
     for (const SpectralChannel& c : p.channels) ts.wavelength_ratios.push_back(c.phase_scale);
     ts.diameter_m = g.diameter_m.value_or(0.0);
     ts.reference_wavelength_m = g.reference_wavelength_m;

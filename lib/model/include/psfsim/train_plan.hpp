@@ -66,8 +66,7 @@ struct TrainPlan {
 
 // The facts the plan needs beyond the train.
 struct TrainSampling {
-  int samples = 0;  // N
-  Grid grid = Grid::centered;
+  int samples = 0;                        // N (the grid is the sampled pupil's)
   std::vector<double> wavelength_ratios;  // lambda_ref / lambda_k per channel (1: monochromatic)
   double diameter_m = 0.0;                // D, for distances (0: none given)
   double reference_wavelength_m = 0.0;    // for distances
