@@ -92,7 +92,10 @@ double zernike_rounding(int j) {
 
 double phase_rounding(const Aberration& terms) {
   double total = 0.0;
-  for (const auto& t : terms.seidel) total += 0x1p-52 * std::fabs(t.waves);
+  // A rotated term's coefficients sum to at most (|cos| + |sin|)^m times |W|.
+  for (const auto& t : terms.seidel)
+    total += 0x1p-52 * std::fabs(t.waves) *
+             std::pow(std::fabs(std::cos(t.azimuth)) + std::fabs(std::sin(t.azimuth)), t.m);
   for (const auto& t : terms.zernike) total += zernike_rounding(t.j) * std::fabs(t.waves);
   return total;
 }
@@ -133,11 +136,19 @@ AberrationPolynomial compile_phase(const Aberration& terms, int degree) {
   poly.plain.assign(static_cast<std::size_t>(s) * s, 0.0);
   poly.with_rho.assign(static_cast<std::size_t>(s) * s, 0.0);
 
-  // rho^l cos^m(phi) = rho^(l-m) x^m; an odd l-m leaves one factor of rho.
+  // rho^l cos^m(phi - a) = rho^(l-m) (x cos a + y sin a)^m; an odd l-m leaves one factor of
+  // rho. An unrotated term keeps its one monomial exactly (no cos(0) products).
   for (const auto& t : terms.seidel) {
     const int rest = t.l - t.m;
     auto& table = (rest % 2 == 0) ? poly.plain : poly.with_rho;
-    add_rho2_power(table, s, rest / 2, t.m, 0, t.waves);
+    if (t.azimuth == 0.0) {
+      add_rho2_power(table, s, rest / 2, t.m, 0, t.waves);
+      continue;
+    }
+    const double c = std::cos(t.azimuth), sn = std::sin(t.azimuth);
+    for (int k = 0; k <= t.m; ++k)
+      add_rho2_power(table, s, rest / 2, t.m - k, k,
+                     t.waves * binomial(t.m, k) * std::pow(c, t.m - k) * std::pow(sn, k));
   }
 
   for (const auto& t : terms.zernike) {

@@ -8,11 +8,13 @@
 
 namespace psfsim {
 
-// Hopkins term W * rho^l * cos^m(phi).
+// Hopkins term W * rho^l * cos^m(phi - azimuth). The options give azimuth 0 (the term points
+// along +x); a field-dependent term (field_aberration.hpp) points along its field point's.
 struct SeidelTerm {
   int l = 0;
   int m = 0;
   double waves = 0.0;
+  double azimuth = 0.0;  // radians, from +x towards +y
 };
 
 // c * Z_j(rho, phi), Noll index j >= 1, Noll normalization: what the phase model computes.
