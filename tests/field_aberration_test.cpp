@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <random>
 
@@ -31,23 +32,32 @@ TEST(FieldAberration, RotatedSeidelTermsMatchDirectEvaluation) {
     }
 }
 
-TEST(FieldAberration, SeidelFieldTermIsTheFixedTermAtThatPoint) {
-  const FieldAberrations field{{{1, 3, 1, 0.4}, {2, 2, 2, -0.3}, {2, 2, 0, 0.2}}, {}};
-  std::mt19937_64 rng(7);
+// At 10 random field points, the frame's phase polynomial against `direct`(H, theta_H, rho,
+// phi) at 20 random pupil points within `pupil_radius`.
+template <typename Direct>
+void expect_field_phase(const FieldAberrations& field, std::uint64_t seed, double pupil_radius,
+                        double tolerance, Direct direct) {
+  std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int trial = 0; trial < 10; ++trial) {
     const FieldPoint h{u(rng), u(rng)};
-    const double hr = std::hypot(h.x, h.y), th = std::atan2(h.y, h.x);
     const AberrationPolynomial p = compile_phase(pupil_terms(field, h));
     for (int k = 0; k < 20; ++k) {
-      const double x = u(rng), y = u(rng);
-      const double rho = std::hypot(x, y), phi = std::atan2(y, x);
-      const double direct = 0.4 * hr * std::pow(rho, 3) * std::cos(phi - th) -
-                            0.3 * hr * hr * rho * rho * std::pow(std::cos(phi - th), 2) +
-                            0.2 * hr * hr * rho * rho;
-      EXPECT_NEAR(p.evaluate(x, y), direct, 1e-13);
+      const double x = pupil_radius * u(rng), y = pupil_radius * u(rng);
+      EXPECT_NEAR(
+          p.evaluate(x, y),
+          direct(std::hypot(h.x, h.y), std::atan2(h.y, h.x), std::hypot(x, y), std::atan2(y, x)),
+          tolerance);
     }
   }
+}
+
+TEST(FieldAberration, SeidelFieldTermIsTheFixedTermAtThatPoint) {
+  const FieldAberrations field{{{1, 3, 1, 0.4}, {2, 2, 2, -0.3}, {2, 2, 0, 0.2}}, {}};
+  expect_field_phase(field, 7, 1.0, 1e-13, [](double hr, double th, double rho, double phi) {
+    return 0.4 * hr * std::pow(rho, 3) * std::cos(phi - th) -
+           0.3 * hr * hr * rho * rho * std::pow(std::cos(phi - th), 2) + 0.2 * hr * hr * rho * rho;
+  });
 }
 
 // Mean slope of the wavefront over the unit disk, by a midpoint sum: the geometric centroid.
@@ -111,21 +121,13 @@ TEST(FieldAberration, DoubleZernikesEqualTheDirectDoubleSum) {
                                 {11, 11, 0.04},
                                 {2, 2, 0.01},
                                 {8, 4, -0.02}}};
-  std::mt19937_64 rng(3);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (int trial = 0; trial < 10; ++trial) {
-    const FieldPoint h{u(rng), u(rng)};
-    const double hr = std::hypot(h.x, h.y), th = std::atan2(h.y, h.x);
-    const AberrationPolynomial p = compile_phase(pupil_terms(field, h));
-    for (int k = 0; k < 20; ++k) {
-      const double x = u(rng) / std::sqrt(2.0), y = u(rng) / std::sqrt(2.0);
-      const double rho = std::hypot(x, y), phi = std::atan2(y, x);
-      double direct = 0.0;
-      for (const DoubleZernikeTerm& t : field.double_zernike)
-        direct += t.waves * noll(t.k, hr, th) * noll(t.j, rho, phi);
-      EXPECT_NEAR(p.evaluate(x, y), direct, 1e-12);
-    }
-  }
+  expect_field_phase(field, 3, 1.0 / std::sqrt(2.0), 1e-12,
+                     [&](double hr, double th, double rho, double phi) {
+                       double sum = 0.0;
+                       for (const DoubleZernikeTerm& t : field.double_zernike)
+                         sum += t.waves * noll(t.k, hr, th) * noll(t.j, rho, phi);
+                       return sum;
+                     });
 }
 
 TEST(FieldAberration, EveryPointGivesTheSameShape) {

@@ -58,12 +58,18 @@ TEST(FieldInterpolation, GridCubicBeatsALineOnASmoothField) {
     for (int ix = 0; ix < 7; ++ix) nodes.push_back({-1 + ix / 3.0, -1 + iy / 3.0});
   const FieldInterpolator f(nodes, "grid.h5");
   const auto smooth = [](FieldPoint p) { return std::sin(p.x) * std::cos(p.y); };
-  // Between nodes, half a step from each: a line's error there is h^2/8 |f''| ~ 1e-2.
+  // Between nodes, half a step from each, where a line misses by some 4.5e-3.
   const FieldPoint mid{-1 + 2.5 / 3.0, -1 + 3.5 / 3.0};
   const std::vector<double> w = f.weights(mid);
   double value = 0.0;
   for (std::size_t k = 0; k < nodes.size(); ++k) value += w[k] * smooth(nodes[k]);
   EXPECT_NEAR(value, smooth(mid), 1e-3);
+  // The bilinear value from the four nodes around `mid` (x between nodes 2 and 3, y between
+  // 3 and 4), which a linear method would give: the cubic's bar is one it cannot pass.
+  const double x0 = -1 + 2 / 3.0, x1 = -1 + 3 / 3.0, y0 = -1 + 3 / 3.0, y1 = -1 + 4 / 3.0;
+  const double bilinear =
+      0.25 * (smooth({x0, y0}) + smooth({x1, y0}) + smooth({x0, y1}) + smooth({x1, y1}));
+  EXPECT_GT(std::fabs(bilinear - smooth(mid)), 3e-3);
 }
 
 TEST(FieldInterpolation, ScatteredPointsAreLinearOnTheirTriangulation) {

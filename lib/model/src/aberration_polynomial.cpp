@@ -92,10 +92,13 @@ double zernike_rounding(int j) {
 
 double phase_rounding(const Aberration& terms) {
   double total = 0.0;
-  // A rotated term's coefficients sum to at most (|cos| + |sin|)^m times |W|.
+  // A rotated term's coefficients sum to at most (|cos| + |sin|)^m times |W|. Every held
+  // frame is checked, so the unrotated terms of the options skip the trigonometry.
   for (const auto& t : terms.seidel)
     total += 0x1p-52 * std::fabs(t.waves) *
-             std::pow(std::fabs(std::cos(t.azimuth)) + std::fabs(std::sin(t.azimuth)), t.m);
+             (t.azimuth == 0.0
+                  ? 1.0
+                  : std::pow(std::fabs(std::cos(t.azimuth)) + std::fabs(std::sin(t.azimuth)), t.m));
   for (const auto& t : terms.zernike) total += zernike_rounding(t.j) * std::fabs(t.waves);
   return total;
 }
@@ -137,7 +140,8 @@ AberrationPolynomial compile_phase(const Aberration& terms, int degree) {
   poly.with_rho.assign(static_cast<std::size_t>(s) * s, 0.0);
 
   // rho^l cos^m(phi - a) = rho^(l-m) (x cos a + y sin a)^m; an odd l-m leaves one factor of
-  // rho. An unrotated term keeps its one monomial exactly (no cos(0) products).
+  // rho. Every frame is compiled on the host, so an unrotated term (all that the options give)
+  // adds its one monomial without the trigonometry and powers.
   for (const auto& t : terms.seidel) {
     const int rest = t.l - t.m;
     auto& table = (rest % 2 == 0) ? poly.plain : poly.with_rho;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "psfsim/contiguous_parallel.hpp"
+#include "psfsim/csv_rows.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/text_fields.hpp"
 #include "psfsim/option_table.hpp"
@@ -227,23 +228,9 @@ std::vector<Aberration> parse_frames_csv(const Aberration& fixed, std::istream& 
                                          const std::filesystem::path& path,
                                          const ZernikeConvention& convention) {
   const std::string name = flag(Option::frames) + " " + path.string();
-  // Lines are read into a bounded buffer, so that a file without line ends (/dev/zero, a
-  // binary file given by mistake) is refused instead of filling memory.
-  constexpr std::streamsize max_line = 1 << 20;
-  std::vector<char> buffer(max_line + 1);
-  int line_number = 0;
   std::vector<TermId> columns;
   std::vector<Aberration> frames;
-  while (in.getline(buffer.data(), max_line + 1) || in.gcount() > 0) {
-    ++line_number;
-    if (in.fail() && !in.eof())
-      reject(name + ":" + std::to_string(line_number), "a line longer than 1 MiB");
-    // Excel's "CSV UTF-8" starts the file with a byte-order mark, which no one sees.
-    std::string line(line_number == 1 ? without_bom(buffer.data()) : buffer.data());
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (trim(line).empty() || trim(line).front() == '#') continue;
-    const std::string where = name + ":" + std::to_string(line_number);
-    const auto fields = split_fields(line, ',');
+  for_each_csv_row(in, name, [&](const std::string& where, const auto& fields) {
     if (columns.empty()) {
       for (const auto& f : fields) {
         const TermId id = parse_term_id(f, where, convention);
@@ -251,7 +238,7 @@ std::vector<Aberration> parse_frames_csv(const Aberration& fixed, std::istream& 
           reject(where, "the header names " + std::string(trim(f)) + " twice");
         columns.push_back(id);
       }
-      continue;
+      return;
     }
     if (fields.size() != columns.size())
       reject(where, "has " + std::to_string(fields.size()) + " values, the header names " +
@@ -262,7 +249,7 @@ std::vector<Aberration> parse_frames_csv(const Aberration& fixed, std::istream& 
                number_field(fields[c], where, "column " + std::to_string(c + 1)));
     frames.push_back(std::move(frame));
     if (frames.size() > static_cast<std::size_t>(max_frames)) reject(where, "too many frames");
-  }
+  });
   if (columns.empty()) reject(name, "no header line naming the terms (e.g. Z4,Z11)");
   if (frames.empty()) reject(name, "no frames after the header");
   return frames;

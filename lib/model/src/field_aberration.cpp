@@ -24,11 +24,11 @@ std::string_view after_first_field(std::string_view text) {
   return comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
 }
 
-int parse_leading_index(std::string_view text, std::string_view option, std::string_view name) {
-  const auto fields = split_fields(text);
-  const auto v = parse_integer(fields.empty() ? std::string_view{} : fields[0]);
+long long parse_leading_index(std::string_view text, std::string_view option,
+                              std::string_view name) {
+  const auto v = parse_integer(split_fields(text).front());
   if (!v) reject(option, text, std::string(name) + " must be an integer");
-  return static_cast<int>(std::clamp(*v, -1'000'001LL, 1'000'001LL));
+  return *v;
 }
 
 }  // namespace
@@ -36,21 +36,24 @@ int parse_leading_index(std::string_view text, std::string_view option, std::str
 SeidelFieldTerm parse_seidel_field(std::string_view text, std::string_view option) {
   if (split_fields(text).size() != 4)
     reject(option, text, "expected k,l,m,W (four comma-separated numbers)");
-  const int k = parse_leading_index(text, option, "k");
+  const long long k = parse_leading_index(text, option, "k");
   if (k < 0 || k > max_field_power)
     reject(option, text, "k must be from 0 to " + std::to_string(max_field_power));
   const SeidelTerm pupil = parse_seidel(after_first_field(text), option);
-  return {k, pupil.l, pupil.m, pupil.waves};
+  return {static_cast<int>(k), pupil.l, pupil.m, pupil.waves};
 }
 
 DoubleZernikeTerm parse_double_zernike(std::string_view text, std::string_view option) {
   if (split_fields(text).size() != 3)
     reject(option, text, "expected k,j,c (field and pupil Noll indices, coefficient in waves)");
-  const int k = parse_leading_index(text, option, "the field's Noll index k");
-  if (const std::string why = index_problem(k, ZernikeOrdering::noll); !why.empty())
+  // Beyond int's range the index is surely out of range: index_problem names the bound.
+  const long long k = std::clamp(parse_leading_index(text, option, "the field's Noll index k"),
+                                 -1'000'001LL, 1'000'001LL);
+  if (const std::string why = index_problem(static_cast<int>(k), ZernikeOrdering::noll);
+      !why.empty())
     reject(option, text, "the field's " + why);
   const ZernikeTerm pupil = parse_zernike(after_first_field(text), option, ZernikeOrdering::noll);
-  return {k, pupil.j, pupil.waves};
+  return {static_cast<int>(k), pupil.j, pupil.waves};
 }
 
 Aberration pupil_terms(const FieldAberrations& field, FieldPoint point) {
@@ -63,9 +66,8 @@ Aberration pupil_terms(const FieldAberrations& field, FieldPoint point) {
     terms.seidel.push_back({t.l, t.m, t.waves * std::pow(h, t.k), azimuth});
   // One pupil Zernike per pupil index, in increasing j, the field polynomials summed into it.
   std::map<int, double> by_pupil_index;
-  const double phi = azimuth;
   for (const DoubleZernikeTerm& t : field.double_zernike)
-    by_pupil_index[t.j] += t.waves * zernike_polar(t.k, h, phi);
+    by_pupil_index[t.j] += t.waves * zernike_polar(t.k, h, azimuth);
   for (const auto& [j, waves] : by_pupil_index) terms.zernike.push_back({j, waves});
   return terms;
 }

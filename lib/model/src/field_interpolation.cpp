@@ -57,11 +57,8 @@ std::vector<double> spline_weights(const std::vector<double>& t, double x) {
         rhs[j] -= f * rhs[j - 1];
       }
     }
-    for (std::size_t j = n - 2; j >= 1; --j) {
-      const double hr = t[j + 1] - t[j];
-      second[j] = (rhs[j] - hr * second[j + 1]) / diag[j];
-      if (j == 1) break;
-    }
+    for (std::size_t j = n - 1; j-- > 1;)
+      second[j] = (rhs[j] - (t[j + 1] - t[j]) * second[j + 1]) / diag[j];
     w[k] = a * y[i] + b * y[i + 1] +
            ((a * a * a - a) * second[i] + (b * b * b - b) * second[i + 1]) * h * h / 6.0;
   }

@@ -1,9 +1,9 @@
 #include "psfsim/field_table.hpp"
 
 #include <algorithm>
-#include <istream>
 #include <optional>
 
+#include "psfsim/csv_rows.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/text_fields.hpp"
 
@@ -19,22 +19,11 @@ namespace {
 FieldTable parse_field_table_csv(std::istream& in, const std::filesystem::path& path,
                                  const ZernikeConvention& convention) {
   const std::string name = path.string();
-  // A bounded line buffer, as for --frames: a file without line ends is refused, not read whole.
-  constexpr std::streamsize max_line = 1 << 20;
-  std::vector<char> buffer(max_line + 1);
-  int line_number = 0;
   bool header = false;
   std::optional<std::size_t> x_column, y_column;
   std::size_t width = 0;
   FieldTable table;
-  while (in.getline(buffer.data(), max_line + 1) || in.gcount() > 0) {
-    ++line_number;
-    const std::string where = name + ":" + std::to_string(line_number);
-    if (in.fail() && !in.eof()) reject(where, "a line longer than 1 MiB");
-    std::string line(line_number == 1 ? without_bom(buffer.data()) : buffer.data());
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (trim(line).empty() || trim(line).front() == '#') continue;
-    const auto fields = split_fields(line, ',');
+  for_each_csv_row(in, name, [&](const std::string& where, const auto& fields) {
     if (!header) {
       header = true;
       width = fields.size();
@@ -54,7 +43,7 @@ FieldTable parse_field_table_csv(std::istream& in, const std::filesystem::path& 
       if (!x_column || !y_column)
         reject(where, "the header must name field_x and field_y beside the terms");
       if (table.terms.empty()) reject(where, "the header names no terms (e.g. Z4,Z7,Z8)");
-      continue;
+      return;
     }
     if (fields.size() != width)
       reject(where, "has " + std::to_string(fields.size()) + " values, the header names " +
@@ -70,7 +59,7 @@ FieldTable parse_field_table_csv(std::istream& in, const std::filesystem::path& 
     }
     table.points.push_back(point);
     table.values.push_back(std::move(row));
-  }
+  });
   if (!header) reject(name, "no header line (field_x,field_y and terms such as Z4)");
   if (table.points.empty()) reject(name, "no field points after the header");
   return table;
