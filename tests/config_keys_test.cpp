@@ -28,6 +28,7 @@ struct KeyCase {
 // A non-default value for every key; `dir` holds the files some of them name.
 std::map<std::string, KeyCase> key_cases(const std::string& dir) {
   std::ofstream(dir + "/frames.csv") << "Z4,S2_1\n0.1,0.3\n-0.2,0.5\n";
+  std::ofstream(dir + "/field.csv") << "field_x,field_y,Z4\n-1,0,0.1\n1,0,0.3\n0,1,-0.2\n";
   // 32 x 32 float64 .npy maps for the pupil-map keys: a graded amplitude and a tilt.
   const auto npy = [&](const std::string& name, double offset, double slope) {
     std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (32, 32), }";
@@ -69,6 +70,26 @@ std::map<std::string, KeyCase> key_cases(const std::string& dir) {
       {"vary", {"--vary Z4,-1,1,3", "vary = \"Z4,-1,1,3\""}},
       {"random", {"--random 4-6,0.1,3,7", "random = \"4-6,0.1,3,7\""}},
       {"frames", {"--frames " + dir + "/frames.csv", "frames = \"" + dir + "/frames.csv\""}},
+      // docs/field.md's field options.
+      {"field",
+       {"--seidel-field 1,3,1,0.2 --field 0.5,0.25",
+        "seidel-field = [\"1,3,1,0.2\"]\nfield = \"0.5,0.25\""}},
+      {"field-grid",
+       {"--seidel-field 1,3,1,0.2 --field-grid 2,2",
+        "seidel-field = [\"1,3,1,0.2\"]\nfield-grid = \"2,2\""}},
+      {"field-radius",
+       {"--seidel-field 1,3,1,0.2 --field-radius 2arcmin --field 30arcsec,0arcsec",
+        "seidel-field = [\"1,3,1,0.2\"]\nfield-radius = \"2arcmin\"\n"
+        "field = \"30arcsec,0arcsec\""}},
+      {"seidel-field",
+       {"--seidel-field 2,2,2,0.3 --field 0.5,0.5",
+        "seidel-field = [\"2,2,2,0.3\"]\nfield = \"0.5,0.5\""}},
+      {"double-zernike",
+       {"--double-zernike 2,4,0.3 --field 0.5,0",
+        "double-zernike = [\"2,4,0.3\"]\nfield = \"0.5,0\""}},
+      {"field-table",
+       {"--field-table " + dir + "/field.csv --field 0.2,0.1",
+        "field-table = \"" + dir + "/field.csv\"\nfield = \"0.2,0.1\""}},
       {"crop", {"--crop 64", "crop = 64"}},
       {"repeat", {"--repeat 2", "repeat = 2"}},
       {"chunk-frames", {"--chunk-frames 1", "chunk-frames = 1"}},
@@ -261,6 +282,8 @@ TEST(ConfigKeys, ListKeysTakeArraysLikeTheirCommaStrings) {
       {"hex-segments", "[1, 0.02, \"nocenter\"]", "\"1,0.02,nocenter\"", ""},
       {"vary", "[\"Z4\", -1, 1, 3]", "\"Z4,-1,1,3\"", ""},
       {"random", "[\"4-6\", 0.1, 3, 7]", "\"4-6,0.1,3,7\"", ""},
+      {"field", "[0.5, -0.25]", "\"0.5,-0.25\"", "seidel-field = [\"1,3,1,0.2\"]\n"},
+      {"field-grid", "[3, 2, 0.5]", "\"3,2,0.5\"", "seidel-field = [\"1,3,1,0.2\"]\n"},
   };
   // --wisdom none: the tests' runs share one wisdom cache and run side by side, and a plan that
   // another test adds between the two runs could change the last bits of the second.

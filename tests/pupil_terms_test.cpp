@@ -414,8 +414,8 @@ TEST(PupilTermsCli, ParsedRecordedAndRefused) {
   const std::string dir = fresh_dir("pupil_terms_cli");
   const CommandResult bare = run_psfsim("run --samples 16 --source-offset 1,2 -o " + dir + "/a.h5");
   EXPECT_EQ(bare.exit_code, 2);
-  EXPECT_NE(bare.stderr_text.find("--source-offset '1': an angle needs a unit: mas, arcsec, deg "
-                                  "or lod"),
+  EXPECT_NE(bare.stderr_text.find("--source-offset '1': an angle needs a unit: mas, arcsec, "
+                                  "arcmin, deg or lod"),
             std::string::npos)
       << bare.stderr_text;
   const CommandResult one = run_psfsim("run --samples 16 --source-offset 1lod -o " + dir + "/a.h5");

@@ -79,10 +79,10 @@ TEST(Units, BareNumberNamesTheOptionAndTheUnits) {
 
   const std::string angle = error_of([] { (void)parse_angle("2", "--pixel-scale", false); });
   EXPECT_NE(angle.find("--pixel-scale '2'"), std::string::npos) << angle;
-  EXPECT_NE(angle.find("mas, arcsec or deg"), std::string::npos) << angle;
+  EXPECT_NE(angle.find("mas, arcsec, arcmin or deg"), std::string::npos) << angle;
 
   const std::string jitter = error_of([] { (void)parse_angle("2", "--jitter", true); });
-  EXPECT_NE(jitter.find("mas, arcsec, deg or lod"), std::string::npos) << jitter;
+  EXPECT_NE(jitter.find("mas, arcsec, arcmin, deg or lod"), std::string::npos) << jitter;
 }
 
 TEST(Units, UnknownUnitsAreNamed) {
@@ -92,10 +92,10 @@ TEST(Units, UnknownUnitsAreNamed) {
     EXPECT_NE(e.find("unknown unit"), std::string::npos) << e;
     EXPECT_NE(e.find("nm, um, mm or m"), std::string::npos) << e;
   }
-  for (const char* text : {"1rad", "1nm", "1arcmin", "1Deg"}) {
+  for (const char* text : {"1rad", "1nm", "1amin", "1Deg"}) {
     const std::string e = error_of([&] { (void)parse_angle(text, "--jitter", true); });
     EXPECT_NE(e.find("--jitter '" + std::string(text) + "'"), std::string::npos) << e;
-    EXPECT_NE(e.find("mas, arcsec, deg or lod"), std::string::npos) << e;
+    EXPECT_NE(e.find("mas, arcsec, arcmin, deg or lod"), std::string::npos) << e;
   }
 }
 
@@ -103,7 +103,7 @@ TEST(Units, LodOnlyWhereAllowed) {
   const std::string e = error_of([] { (void)parse_angle("0.5lod", "--pixel-scale", false); });
   EXPECT_NE(e.find("--pixel-scale '0.5lod'"), std::string::npos) << e;
   EXPECT_NE(e.find("lod (lambda/D) is not accepted here"), std::string::npos) << e;
-  EXPECT_NE(e.find("mas, arcsec or deg"), std::string::npos) << e;
+  EXPECT_NE(e.find("mas, arcsec, arcmin or deg"), std::string::npos) << e;
   EXPECT_NO_THROW((void)parse_angle("0.5lod", "--jitter", true));
 }
 

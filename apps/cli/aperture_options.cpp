@@ -25,11 +25,11 @@ void apply(const ApertureOptions& o, RunSpec& s) {
   validate(s);  // the aperture's own checks come before any file is opened
   const std::size_t stacked = pupil_map_frames(a);
   if (stacked == 0) return;
-  if (!s.vary.empty() || !s.random.empty() || !s.frames_file.empty())
+  if (!s.vary.empty() || !s.random.empty() || !s.frames_file.empty() || !s.field.grid_text.empty())
     throw InputError(flag(Option::pupil_amplitude) + "/" + flag(Option::pupil_opd) +
                      ": a stack of one map per frame defines the batch; " + flag(Option::vary) +
-                     ", " + flag(Option::random) + " and " + flag(Option::frames) +
-                     " cannot define it too");
+                     ", " + flag(Option::random) + ", " + flag(Option::frames) + " and " +
+                     flag(Option::field_grid) + " cannot define it too");
   s.frames.assign(stacked, s.frames.front());
 }
 

@@ -32,7 +32,8 @@ constexpr std::size_t max_config_bytes = 1 << 20;
 using Side = std::vector<Option>;
 const std::vector<std::vector<Side>> exclusive_options{
     {{Option::pad_factor}, {Option::padded_size}},
-    {{Option::vary}, {Option::random}, {Option::frames}},
+    {{Option::vary}, {Option::random}, {Option::frames}, {Option::field_grid}},
+    {{Option::field}, {Option::field_grid}},
     {{Option::wavelengths}, {Option::band}},
     {{Option::pixel_scale}, {Option::fnumber, Option::pixel_pitch}},
     {{Option::pad_factor, Option::padded_size},

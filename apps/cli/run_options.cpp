@@ -31,6 +31,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   bind_options(o.optics, b);
   bind_options(o.metrics, b);
   bind_options(o.train, b);
+  bind_options(o.field, b);
   add_options(run, Command::run, b);
 }
 
@@ -53,17 +54,20 @@ RunSpec to_run_spec(const RunOptions& o) {
   s.compression = o.compression;
   // The effective configuration records the terms as written; the frames hold Noll terms.
   s.fixed_terms = parse_terms(o.pupil);
-  const Aberration terms = to_noll(s.fixed_terms, s.zernike);
   s.vary = o.vary;
   s.random = o.random;
   s.frames_file = o.frames;
+  s.field.grid_text = o.field.field_grid;
   validate(s);  // before expanding: it checks that at most one batch source is given
+  apply(o.field, s, s.fixed_terms);
+  const Aberration terms = to_noll(s.fixed_terms, s.zernike);
   if (!o.vary.empty()) s.frames = expand(terms, parse_vary(o.vary, s.zernike));
   else if (!o.random.empty()) {
     // Drawn as the run reaches them: a million frames' terms are not held.
     s.drawn = RandomAberrations{terms, parse_random(o.random, s.zernike.order)};
     s.frames.clear();
   } else if (!o.frames.empty()) s.frames = read_frames_csv(terms, o.frames, s.zernike);
+  else if (!o.field.field_grid.empty()) s.frames = field_grid_frames(o.field, s, terms);
   else s.frames = {terms};
   apply(o.aperture, s);         // after the frames: a stack of maps makes the batch
   read_pupil_maps(s.aperture);  // their values, which the sampler takes from the spec

@@ -10,6 +10,7 @@
 
 #include "psfsim/run_spec.hpp"
 #include "aperture_options.hpp"
+#include "field_options.hpp"
 #include "metrics_options.hpp"
 #include "optics_options.hpp"
 #include "pupil_options.hpp"
@@ -25,6 +26,7 @@ struct RunOptions {
   OpticsOptions optics;
   MetricsOptions metrics;
   TrainOptions train;
+  FieldOptions field;
   std::string output;
   bool force = false;
   std::string backend = "auto";

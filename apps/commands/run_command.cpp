@@ -66,6 +66,7 @@ std::vector<InputFile> run_inputs(const RunSpec& spec,
   map("--pupil-amplitude", spec.aperture.amplitude);
   map("--pupil-opd", spec.aperture.opd);
   if (!spec.frames_file.empty()) inputs.push_back({"--frames", spec.frames_file});
+  if (!spec.field.table_file.empty()) inputs.push_back({"--field-table", spec.field.table_file});
   if (spec.wisdom.empty()) inputs.push_back({"the FFTW wisdom cache", wisdom_cache_path()});
   else if (spec.wisdom != "none") inputs.push_back({"--wisdom", spec.wisdom});
   return inputs;

@@ -26,7 +26,7 @@ __all__ = ["psf", "Simulator", "run", "open", "backends", "usable_backends", "ke
            "InputError",
            "RuntimeFailure", "FrameArray", "__version__"]
 
-_PHASE = ("zernike", "seidel", "vary", "random", "frames")
+_PHASE = ("zernike", "seidel", "vary", "random", "frames", "field", "field_grid")
 # DLPack's device types of the memory psfsim hands out, by the names PyTorch and CuPy use.
 _DEVICE_KINDS = {1: "cpu", 2: "cuda"}
 
@@ -85,7 +85,8 @@ class Simulator:
 
     ``Simulator(**options)`` takes every keyword of :func:`psf` (``result`` too); calling it
     computes frames with those options. The phase options (``zernike``, ``seidel``,
-    ``vary``, ``random``, ``frames``) may change from call to call: given to a call, they
+    ``vary``, ``random``, ``frames``, ``field``, ``field_grid``) may change from call to call:
+    given to a call, they
     replace all of the Simulator's own phase options for that call. Every other option is
     fixed by the plan.
 
@@ -157,8 +158,8 @@ class Simulator:
     def __call__(self, *, out: Any = None, result: str | None = None, **phase: Any) -> Any:
         """Frames with the Simulator's options, or with these phase options in place of its own.
 
-        Keywords: ``zernike``, ``seidel``, ``vary``, ``random``, ``frames`` (as for
-        :func:`psf`), ``out`` (an array to fill) and ``result`` ("numpy" or "device").
+        Keywords: ``zernike``, ``seidel``, ``vary``, ``random``, ``frames``, ``field``,
+        ``field_grid`` (as for :func:`psf`), ``out`` (an array to fill) and ``result`` ("numpy" or "device").
         """
         if not phase:
             frames = self._own(out, result or self._result)
@@ -168,13 +169,13 @@ class Simulator:
             if keyword not in _PHASE:
                 if keyword in _keywords.OPTIONS:
                     raise InputError(f"{keyword}: fixed by the Simulator's plan; make a "
-                                     "Simulator with it (only zernike, seidel, vary, random "
-                                     "and frames change between calls)")
+                                     "Simulator with it (only zernike, seidel, vary, random, "
+                                     "frames, field and field_grid change between calls)")
                 raise _keywords.unknown(keyword)
         given = {k: v for k, v in phase.items() if v is not None}
         if not given:
             return self._shape(self._engine.own(out, result))
-        if not ({"vary", "random", "frames"} & given.keys()):
+        if not ({"vary", "random", "frames", "field", "field_grid"} & given.keys()):
             return self._shape(self._engine.terms(_keywords.terms("zernike", given.get("zernike")),
                                                   _keywords.terms("seidel", given.get("seidel")),
                                                   out, result))

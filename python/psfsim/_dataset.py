@@ -31,7 +31,11 @@ def open(path: str | os.PathLike[str]):  # noqa: A001 - psfsim.open, as the docs
     (frame, mtf_frequency)); the spectrum (``wavelength_m``, ``weight`` along
     ``wavelength``); and ``timings_<stage>`` in seconds. Coordinates: ``frame``, ``y`` and
     ``x`` in lambda/D from the optical axis, ``y_arcsec``/``x_arcsec`` and ``y_um``/``x_um``
-    where the run has them, ``ee_radius`` (lambda/D) and ``mtf_frequency`` (of D/lambda).
+    where the run has them, ``ee_radius`` (lambda/D) and ``mtf_frequency`` (of D/lambda);
+    for a run in the field, ``field_x``/``field_y`` (frame,) in units of the field radius,
+    and ``field_x_arcsec``/``field_y_arcsec`` with ``field_radius``. A field grid unstacks
+    into (field_y, field_x, y, x) with
+    ``ds.set_index(frame=["field_y", "field_x"]).unstack("frame")``.
     The root attributes (``config``, ``command_line``, ``psfsim_version``, ...) are the
     Dataset's. The arrays are read into memory.
 
@@ -69,7 +73,16 @@ def open(path: str | os.PathLike[str]):  # noqa: A001 - psfsim.open, as the docs
         if "parameters" in f:
             group = f["parameters"]
             for name, dset in group.items():
-                data[name] = (("frame",), dset[...], _attrs(dset))
+                if name in ("field_x", "field_y"):
+                    # The frame's place in the field is a coordinate of the frame axis; with
+                    # field_radius_arcsec, also in arcsec on the sky.
+                    coords[name] = (("frame",), dset[...], _attrs(dset))
+                    radius = f["psf"].attrs.get("field_radius_arcsec") if "psf" in f else None
+                    if radius is not None:
+                        coords[f"{name}_arcsec"] = (("frame",), dset[...] * float(radius),
+                                                    {"units": "arcsec"})
+                else:
+                    data[name] = (("frame",), dset[...], _attrs(dset))
         if "metrics" in f:
             group = f["metrics"]
             for name, dset in group.items():

@@ -4,8 +4,9 @@ Every option of ``psfsim run`` is a keyword: its long name with ``_`` for ``-``.
 comes from the engine (the option table the CLI is made from), and each value is written as
 the command line writes it, so that the CLI's own code validates it. Python forms are
 accepted beside the CLI's strings: numbers, booleans for flags, sequences for list options,
-``{j: c}`` for ``zernike``, ``(l, m, W)`` for ``seidel``, ``(lo, hi, count)`` for ``band``
-and astropy Quantities for lengths and angles.
+``{j: c}`` for ``zernike``, ``(l, m, W)`` for ``seidel``, ``(k, l, m, W)`` for
+``seidel_field``, ``{(k, j): c}`` for ``double_zernike``, ``(x, y)`` for ``field``,
+``(lo, hi, count)`` for ``band`` and astropy Quantities for lengths and angles.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ FILE_KEYWORDS = frozenset({"output", "force", "compression", "repeat"})
 
 # Units the engine reads; a Quantity in another unit is converted to the first of its kind.
 _LENGTH_UNITS = ("m", "mm", "um", "nm")
-_ANGLE_UNITS = ("arcsec", "mas", "deg")
+_ANGLE_UNITS = ("arcsec", "mas", "arcmin", "deg")
 
 
 def _input_error(keyword: str, text: str) -> _psfsim.InputError:
@@ -80,7 +81,9 @@ def _term_text(keyword: str, term: Any) -> str:
 
 def _repeated(keyword: str, value: Any) -> list[str]:
     if isinstance(value, dict):
-        return [f"{_scalar_text(keyword, k)},{_scalar_text(keyword, v)}" for k, v in value.items()]
+        # {4: 0.1} for zernike; {(2, 7): 0.1} for double_zernike, {(1, 3, 1): 0.2} for seidel_field.
+        return [f"{_term_text(keyword, k if isinstance(k, tuple) else (k,))},{_scalar_text(keyword, v)}"
+                for k, v in value.items()]
     if isinstance(value, str):
         return [value]
     items = _items(keyword, value)

@@ -22,7 +22,7 @@ Option option_of(const std::string& word) {
 
 bool defines_batch(const RunSpec& spec) {
   return !spec.vary.empty() || !spec.random.empty() || !spec.frames_file.empty() ||
-         batch_size(spec) > 1;
+         !spec.field.grid_text.empty() || batch_size(spec) > 1;
 }
 
 std::vector<Aberration> frames_of(const RunSpec& spec) {
@@ -43,7 +43,9 @@ bool is_phase_option(Option id) noexcept {
     case Option::seidel:
     case Option::vary:
     case Option::random:
-    case Option::frames: return true;
+    case Option::frames:
+    case Option::field:
+    case Option::field_grid: return true;
     default: return false;
   }
 }

@@ -40,6 +40,13 @@ CASES = {
     "vary": dict(vary=("Z4", -0.5, 0.5, 3)),
     "random": dict(random="4-11,0.1,4,7"),
     "frames": dict(frames="{tmp}/frames.csv"),
+    "field": dict(seidel_field=[(1, 3, 1, 0.2)], field=(0.5, -0.25)),
+    "field_grid": dict(seidel_field=[(2, 2, 2, 0.1)], field_grid=(2, 3, 0.5)),
+    "field_radius": dict(seidel_field="1,3,1,0.2", field_radius="2arcmin",
+                         field=("30arcsec", "0arcsec")),
+    "seidel_field": dict(seidel_field=[(1, 3, 1, 0.2), "2,2,2,0.1"], field=(0.3, 0.4)),
+    "double_zernike": dict(double_zernike={(2, 4): 0.3, (3, 7): 0.1}, field=(0.3, 0.4)),
+    "field_table": dict(field_table="{tmp}/field.csv", field=(0.2, 0.1)),
     "crop": dict(crop=8),
     "wavelength": dict(wavelength="2um"),
     "fnumber": dict(wavelength="1um", fnumber=20, pixel_pitch="10um", crop=16),
@@ -83,6 +90,8 @@ def make_inputs(folder):
     np.save(os.path.join(folder, "opd.npy"), (0.05 * np.sin(y / 2.0)).astype(np.float64))
     with open(os.path.join(folder, "frames.csv"), "w") as f:
         f.write("Z4,Z11,S2_1\n0.1,0,0\n0,0.05,0.2\n-0.1,0.02,0\n")
+    with open(os.path.join(folder, "field.csv"), "w") as f:
+        f.write("field_x,field_y,Z4,Z8\n-1,0,0.1,0\n1,0,0.3,0.02\n0,1,-0.2,0.01\n")
 
 
 def cli_words(options):

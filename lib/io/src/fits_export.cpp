@@ -10,6 +10,8 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
+#include <span>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -225,6 +227,11 @@ class Header {
     fits_write_key_longstr(out_.get(), key, v.c_str(), comment, out_.status());
     out_.check(std::string("write keyword ") + key);
   }
+  // One card; a key longer than eight characters becomes HIERARCH KEY (astropy reads it as KEY).
+  void short_text(const std::string& key, const std::string& value, const char* comment) {
+    fits_write_key_str(out_.get(), key.c_str(), ascii(value).c_str(), comment, out_.status());
+    out_.check("write keyword " + key);
+  }
   // Split over as many HISTORY cards as it needs.
   void history(const std::string& line) {
     fits_write_history(out_.get(), ascii(line).c_str(), out_.status());
@@ -296,6 +303,34 @@ void write_psf_keywords(Header& h, hid_t psf, hid_t root, const FitsExportReques
   h.comment("frame b is row b of the PARAMETERS table.");
   h.history("psfsim command: " + request.command_line);
   if (const auto v = read_text(root, "command_line")) h.history("SRCFILE command: " + *v);
+}
+
+// A field run's frames as a PSF library, in the keywords stpsf's CreatePSFLibrary writes
+// (which photutils' GriddedPSFModel is built from): NUM_PSFS, and DET_YX<i>, frame i's
+// position as the text "(y, x)". The position is in detector pixels from the field's centre
+// where the file gives the field's radius and the pixel scale on the sky, else in units of
+// the field radius; FIELDUNI says which.
+void write_field_library(Header& h, hid_t psf, std::span<const double> xs,
+                         std::span<const double> ys) {
+  h.integer("NUM_PSFS", static_cast<long long>(xs.size()), "PSFs in the library (frames)");
+  const auto radius = read_number(psf, "field_radius_arcsec");
+  const auto pixel = read_number(psf, "pixel_scale_arcsec");
+  const bool pixels = radius && pixel && *pixel > 0;
+  const double scale = pixels ? *radius / *pixel : 1.0;
+  if (radius) h.real("FIELDRAD", *radius, "[arcsec] field radius (field_x = 1)");
+  h.short_text("FIELDUNI", pixels ? "pixel" : "field radius",
+               pixels ? "DET_YX: detector pixels from the field centre"
+                      : "DET_YX: units of the field radius");
+  const auto number = [](double v) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.*G", round_trip_digits(v), v);
+    return std::string(text);
+  };
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const std::string key = "DET_YX" + std::to_string(i);
+    h.short_text(key, "(" + number(ys[i] * scale) + ", " + number(xs[i] * scale) + ")",
+                 "(y, x) field position of this PSF");
+  }
 }
 
 // /psf in blocks of at most `budget` bytes, whole frames where a frame fits, else rows: the
@@ -473,6 +508,13 @@ FitsExportSummary export_fits(const FitsExportRequest& request) {
   out.check("create the primary HDU");
   Header header(out);
   write_psf_keywords(header, psf.get(), file.get(), request);
+  const auto column = [&](const char* name) -> const Column* {
+    for (const Column& c : columns)
+      if (c.name == name) return &c;
+    return nullptr;
+  };
+  if (const Column* x = column("field_x"), *y = column("field_y"); x && y)
+    write_field_library(header, psf.get(), x->values, y->values);
   copy_psf(in, psf.get(), single, dims, out);
   write_parameters(columns, dims[0], out);
   out.commit();

@@ -116,4 +116,26 @@ void write_rows(hid_t set, std::size_t first, std::size_t count, std::size_t wid
         "write " + what);
 }
 
+bool is_dataset(hid_t group, const std::string& name) {
+  const hid_t object = H5Oopen(group, name.c_str(), H5P_DEFAULT);
+  if (object < 0) return false;
+  const bool dataset = H5Iget_type(object) == H5I_DATASET;
+  H5Oclose(object);
+  return dataset;
+}
+
+std::vector<std::string> dataset_names(hid_t group) {
+  std::vector<std::string> links;
+  hsize_t index = 0;
+  H5Literate(
+      group, H5_INDEX_NAME, H5_ITER_INC, &index,
+      [](hid_t, const char* name, const H5L_info_t*, void* data) -> herr_t {
+        static_cast<std::vector<std::string>*>(data)->push_back(name);
+        return 0;
+      },
+      &links);
+  std::erase_if(links, [group](const std::string& l) { return !is_dataset(group, l); });
+  return links;
+}
+
 }  // namespace psfsim::h5

@@ -51,6 +51,11 @@ void set_attribute(hid_t object, const std::string& name, std::span<const double
 void write_rows(hid_t set, std::size_t first, std::size_t count, std::size_t width,
                 const double* values, const std::string& what);
 
+// Whether `name` (a path from `group`) is a dataset; the names of the group's own datasets,
+// in name order.
+[[nodiscard]] bool is_dataset(hid_t group, const std::string& name);
+[[nodiscard]] std::vector<std::string> dataset_names(hid_t group);
+
 // A 1-D float64 dataset written in one go.
 void write_vector(hid_t parent, const std::string& name, std::span<const double> values);
 

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "field_datasets.hpp"
 #include "psfsim/contiguous_parallel.hpp"
 
 namespace psfsim::h5 {
@@ -62,7 +63,8 @@ ParameterDatasets::ParameterDatasets(hid_t root, const RunSpec& spec)
   set_attribute(group.get(), "units", unit);
   set_attribute(group.get(), "description",
                 std::string("one dataset per phase term, one entry per frame: Sl_m is the "
-                            "Seidel term W rho^l cos^m(phi), Zj the Noll Zernike term j"));
+                            "Seidel term W rho^l cos^m(phi), Zj the Noll Zernike term j; "
+                            "field_x and field_y place the frame in the field"));
   const hsize_t dims[1] = {frames_.size()};
   const Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "create a dataspace");
   for (const Key& k : keys_) {
@@ -81,6 +83,16 @@ ParameterDatasets::ParameterDatasets(hid_t root, const RunSpec& spec)
     }
     sets_.push_back(std::move(set));
   }
+  if (has_field_points(spec))
+    for (const int axis : {0, 1}) {
+      const std::string name = axis == 0 ? "field_x" : "field_y";
+      Handle set(H5Dcreate2(group.get(), name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                            H5P_DEFAULT, H5P_DEFAULT),
+                 H5Dclose, "create /parameters/" + name);
+      set_attribute(set.get(), "kind", std::string("field"));
+      set_attribute(set.get(), "units", std::string("field radius"));
+      field_sets_.push_back(std::move(set));
+    }
   if (const RandomAberrationDraws* drawn = frames_.drawn()) {
     std::set<Key> drawn_keys;
     for (const TermId& id : drawn->ids()) {
@@ -151,6 +163,20 @@ void ParameterDatasets::write_through(std::size_t last) {
   for (std::size_t c = 0; c < keys_.size(); ++c)
     write_rows(sets_[c].get(), written_, count, 1, values.data() + c * count,
                "/parameters/" + name_of(keys_[c]));
+  if (!field_sets_.empty()) {
+    // Drawn frames share their fixed terms' point: no frame is built for it.
+    const bool drawn = frames_.drawn() != nullptr;
+    const FieldPoint shared = frames_.shapes().front().field.value_or(FieldPoint{});
+    std::vector<double> xs(count), ys(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const FieldPoint p =
+          drawn ? shared : frames_.frame(written_ + i).field.value_or(FieldPoint{});
+      xs[i] = p.x;
+      ys[i] = p.y;
+    }
+    write_rows(field_sets_[0].get(), written_, count, 1, xs.data(), "/parameters/field_x");
+    write_rows(field_sets_[1].get(), written_, count, 1, ys.data(), "/parameters/field_y");
+  }
   written_ = last;
 }
 

@@ -32,6 +32,7 @@ class ParameterDatasets {
   std::vector<double> fixed_row_;
   std::vector<std::size_t> drawn_columns_;
   std::vector<Handle> sets_;
+  std::vector<Handle> field_sets_;  // field_x, field_y when the frames have field points
   std::size_t written_ = 0;
 };
 

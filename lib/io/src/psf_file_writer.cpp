@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "atomic_h5_file.hpp"
+#include "field_datasets.hpp"
 #include "mapped_frames.hpp"
 #include "metrics_dataset.hpp"
 #include "parameters_dataset.hpp"
@@ -129,6 +130,7 @@ void write_run_attributes(hid_t object, const RunHeader& header, bool frames) {
   h5::set_attribute(object, "obscuration", spec.obscuration);
   write_aperture_attributes(object, spec.aperture);
   write_train_attributes(object, spec.train, spec.samples);
+  h5::write_field_attributes(object, spec);
   h5::set_attribute(object, "crop", static_cast<long long>(g.frame));
 }
 
@@ -212,6 +214,7 @@ void PsfFileWriter::create(const RunHeader& header) {
   const hid_t psf = d.psf.get();
   write_run_attributes(psf, header, true);
   h5::set_attribute(psf, "compression", d.compression.text());
+  h5::attach_field_scales(root, psf, header.spec);  // first: /frame names the axis
   h5::attach_dimension_scales(root, psf, batch_size(header.spec), g);
   if (!d.layout.compressed) {
     h5::MappedFrames& mapped = d.mapped.emplace(d.file.partial(), psf, d.layout);

@@ -45,19 +45,6 @@ Source split_source(std::string_view text) {
 
 // ---- HDF5
 
-herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* data) {
-  static_cast<std::vector<std::string>*>(data)->push_back(name);
-  return 0;
-}
-
-bool is_dataset(hid_t file, const std::string& name) {
-  const hid_t object = H5Oopen(file, name.c_str(), H5P_DEFAULT);
-  if (object < 0) return false;
-  const bool dataset = H5Iget_type(object) == H5I_DATASET;
-  H5Oclose(object);
-  return dataset;
-}
-
 // h5py's bool: an enum over an integer with the members FALSE (0) and TRUE.
 bool is_h5py_bool(hid_t type) {
   if (H5Tget_nmembers(type) != 2) return false;
@@ -94,12 +81,7 @@ PupilMap read_hdf5(const Source& source, const MapReader& reader, bool header_on
   const h5::Handle file(file_id, H5Fclose, "open " + source.file);
   std::string name = source.dataset;
   if (name.empty()) {
-    std::vector<std::string> links;
-    hsize_t index = 0;
-    H5Literate(file.get(), H5_INDEX_NAME, H5_ITER_INC, &index, collect_name, &links);
-    std::vector<std::string> datasets;
-    for (const auto& l : links)
-      if (is_dataset(file.get(), l)) datasets.push_back(l);
+    const std::vector<std::string> datasets = h5::dataset_names(file.get());
     if (datasets.size() != 1) {
       std::string list;
       for (const auto& d : datasets) list += (list.empty() ? "" : ", ") + d;
@@ -109,7 +91,8 @@ PupilMap read_hdf5(const Source& source, const MapReader& reader, bool header_on
                             "): name one as FILE:DATASET");
     }
     name = datasets.front();
-  } else if (H5LTpath_valid(file.get(), name.c_str(), 1) <= 0 || !is_dataset(file.get(), name)) {
+  } else if (H5LTpath_valid(file.get(), name.c_str(), 1) <= 0 ||
+             !h5::is_dataset(file.get(), name)) {
     reader.fail("no dataset '" + name + "'");
   }
   const hid_t set_id = H5Dopen2(file.get(), name.c_str(), H5P_DEFAULT);

@@ -70,6 +70,11 @@ TermId parse_term_id(std::string_view name, std::string_view context,
                      const ZernikeConvention& convention) {
   const std::string n(trim(name));
   TermId id;
+  if (n == "field_x" || n == "field_y") {
+    id.zernike = false;
+    id.field_axis = n == "field_x" ? 0 : 1;
+    return id;
+  }
   if (n.size() >= 2 && (n[0] == 'Z' || n[0] == 'z')) {
     const auto [first, last] = index_range(convention.order);
     const auto index = integer_field(
@@ -92,11 +97,16 @@ TermId parse_term_id(std::string_view name, std::string_view context,
       return id;
     }
   }
-  reject(context, "unknown term '" + n + "' (expected Z<j> such as Z4, or S<l>_<m> such as S2_1)");
+  reject(context, "unknown term '" + n +
+                      "' (expected Z<j> such as Z4, S<l>_<m> such as S2_1, or "
+                      "field_x, field_y)");
 }
 
 void set_term(Aberration& terms, const TermId& id, double value) {
-  if (id.zernike) {
+  if (id.field_axis >= 0) {
+    if (!terms.field) terms.field = FieldPoint{};
+    (id.field_axis == 0 ? terms.field->x : terms.field->y) = value;
+  } else if (id.zernike) {
     std::erase_if(terms.zernike, [&](const ZernikeTerm& t) { return t.j == id.j; });
     terms.zernike.push_back({id.j, value / id.divisor});
   } else {

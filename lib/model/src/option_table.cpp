@@ -180,7 +180,27 @@ constexpr std::array<OptionInfo, option_count> table{{
          "normal distribution with an expected RMS wavefront of RMS waves, reproducible from "
          "SEED, e.g. 4-15,0.05,1000,1"),
     text(Option::frames, "frames", A::one, "FILE",
-         "Batch: CSV table, a header naming the terms (Z4,S2_1,...) and one row per frame"),
+         "Batch: CSV table, a header naming the terms (Z4,S2_1,...; field_x,field_y place "
+         "the frame in the field) and one row per frame"),
+    text(Option::field, "field", A::comma_text, "X,Y",
+         "Field point of every frame: in units of the field radius (0,0 on axis, 1 at the "
+         "edge), or angles with --field-radius, e.g. 0.5,-0.25 or 2arcmin,0arcmin"),
+    text(Option::field_grid, "field-grid", A::comma_text, "NX,NY[,R]",
+         "Batch: NX x NY field points spanning [-R, R] evenly on each axis, x fastest (R "
+         "defaults to 1, the field radius; an axis of one point sits at 0), e.g. 9,9"),
+    text(Option::field_radius, "field-radius", A::one, "ANGLE",
+         "The field's radius on the sky (mas, arcsec, arcmin or deg, e.g. 5arcmin): lets "
+         "--field and --field-grid take angles, and records the field points as angles"),
+    text(Option::seidel_field, "seidel-field", A::repeated, "k,l,m,W",
+         "k,l,m,W: Hopkins' field term W H^k rho^l cos^m(phi - theta_H), pointing along the "
+         "field point, e.g. 1,3,1,0.2 for coma growing linearly with field (repeatable)"),
+    text(Option::double_zernike, "double-zernike", A::repeated, "k,j,c",
+         "k,j,c: c Z_k(H) Z_j(rho, phi), a double Zernike (GalSim's): Noll index k over the "
+         "field, j over the pupil, e.g. 2,7,0.1 (repeatable)"),
+    text(Option::field_table, "field-table", A::one, "FILE",
+         "Zernike/Seidel coefficients at field points (CSV with field_x,field_y and terms, or "
+         "HDF5 with those 1-D datasets), interpolated to each frame's point: cubic on a grid, "
+         "else linear on a triangulation"),
     integer(Option::crop, "crop", A::one, "K", 1, max_padded_size, "",
             "K: keep the central K x K of each frame (with a physical pixel scale: the "
             "detector's K x K pixels, default 128)"),
@@ -194,7 +214,7 @@ constexpr std::array<OptionInfo, option_count> table{{
     text(Option::diameter, "diameter", A::one, "LENGTH",
          "Pupil diameter D, with --pixel-scale (nm, um, mm or m, e.g. 6.5m)"),
     text(Option::pixel_scale, "pixel-scale", A::one, "ANGLE",
-         "Angle per detector pixel (mas, arcsec or deg, with --diameter; or lod: lambda/D "
+         "Angle per detector pixel (mas, arcsec, arcmin or deg, with --diameter; or lod: lambda/D "
          "directly), e.g. 31mas"),
     text(Option::wavelengths, "wavelengths", A::comma_text, "LAMBDA:W,...",
          "Spectrum: wavelengths with energy weights (normalized to sum 1; a bare wavelength "
@@ -364,6 +384,12 @@ constexpr Option run_list[] = {
     Option::vary,
     Option::random,
     Option::frames,
+    Option::field,
+    Option::field_grid,
+    Option::field_radius,
+    Option::seidel_field,
+    Option::double_zernike,
+    Option::field_table,
     Option::crop,
     Option::wavelength,
     Option::fnumber,

@@ -27,14 +27,15 @@ constexpr double pi = std::numbers::pi;
 // Ascending, so that formatting picks the largest unit not above the value.
 constexpr std::array<Unit, 4> length_units{
     {{"nm", 1e9, true}, {"um", 1e6, true}, {"mm", 1e3, true}, {"m", 1.0, true}}};
-constexpr std::array<Unit, 3> angle_units{{{"mas", pi / 648'000'000.0, false},
+constexpr std::array<Unit, 4> angle_units{{{"mas", pi / 648'000'000.0, false},
                                            {"arcsec", pi / 648'000.0, false},
+                                           {"arcmin", pi / 10'800.0, false},
                                            {"deg", pi / 180.0, false}}};
 constexpr std::string_view lod = "lod";
 
 constexpr std::string_view length_names = "nm, um, mm or m";
-constexpr std::string_view angle_names = "mas, arcsec or deg";
-constexpr std::string_view angle_or_lod_names = "mas, arcsec, deg or lod";
+constexpr std::string_view angle_names = "mas, arcsec, arcmin or deg";
+constexpr std::string_view angle_or_lod_names = "mas, arcsec, arcmin, deg or lod";
 
 [[noreturn]] void reject(std::string_view option, std::string_view text, std::string_view why) {
   throw InputError(std::string(option) + " '" + std::string(text) + "': " + std::string(why));

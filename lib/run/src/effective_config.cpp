@@ -70,6 +70,16 @@ void write_train(ConfigTable& t, const OpticalTrain& train) {
   t.number(Option::mask_sampling, train.mask_sampling);
 }
 
+// As written: angles stay angles, read against the same --field-radius.
+void write_field(ConfigTable& t, const FieldModel& f) {
+  if (!f.radius_text.empty()) t.text(Option::field_radius, f.radius_text);
+  if (!f.point_text.empty()) t.text(Option::field, f.point_text);
+  if (!f.grid_text.empty()) t.text(Option::field_grid, f.grid_text);
+  if (!f.seidel_texts.empty()) t.texts(Option::seidel_field, f.seidel_texts);
+  if (!f.double_zernike_texts.empty()) t.texts(Option::double_zernike, f.double_zernike_texts);
+  if (!f.table_file.empty()) t.text(Option::field_table, f.table_file);
+}
+
 }  // namespace
 
 std::string to_toml(const RunSpec& spec) {
@@ -96,6 +106,7 @@ std::string to_toml(const RunSpec& spec) {
   if (!spec.vary.empty()) t.text(Option::vary, spec.vary);
   if (!spec.random.empty()) t.text(Option::random, spec.random);
   if (!spec.frames_file.empty()) t.text(Option::frames, spec.frames_file);
+  write_field(t, spec.field);
   if (spec.crop) t.integer(Option::crop, *spec.crop);
   write_metrics(t, spec.metrics);
   t.integer(Option::repeat, spec.repeat);

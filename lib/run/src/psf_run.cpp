@@ -46,6 +46,7 @@ int frames_per_call(const RunSpec& spec, const Geometry& g, ComputeSite site) {
 }  // namespace
 
 Aberration PsfRun::in_waves(Aberration terms) const {
+  if (spec_.field.varies()) terms = with_field_terms(spec_.field, terms);
   const double factor = geometry_.waves_per_unit;
   if (factor == 1.0) return terms;
   for (auto& t : terms.seidel) t.waves *= factor;
@@ -97,6 +98,7 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
     const std::lock_guard lock(degree_mutex);
     degree_ = std::max(degree_, degree);
   });
+  if (spec_.field.varies()) degree_ = std::max(degree_, required_degree(field_shape(spec_.field)));
 }
 
 PsfRun::~PsfRun() {

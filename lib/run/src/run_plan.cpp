@@ -41,6 +41,22 @@ void validate_wisdom_path(const std::string& path) {
   require(std::filesystem::is_regular_file(st), named + ": not a regular file");
 }
 
+// Every frame's field point inside the table's hull, before any work; the message names the
+// first point outside it. Frames of a batch often share points: each is looked up once.
+void validate_field_points(const RunSpec& spec) {
+  if (!spec.field.table) return;
+  const auto check = [&](const Aberration& frame) {
+    (void)spec.field.table->at(frame.field.value_or(FieldPoint{}));
+  };
+  if (spec.drawn) return check(spec.drawn->fixed);
+  std::optional<FieldPoint> last;
+  for (const Aberration& frame : spec.frames) {
+    if (last && frame.field == last) continue;
+    check(frame);
+    last = frame.field;
+  }
+}
+
 }  // namespace
 
 std::string wisdom_cache_path() {
@@ -98,10 +114,11 @@ void validate(const RunSpec& spec) {
   validate_wisdom_path(spec.wisdom);
   validate_metrics(spec, g);
   require((spec.vary.empty() ? 0 : 1) + (spec.random.empty() ? 0 : 1) +
-                  (spec.frames_file.empty() ? 0 : 1) <=
+                  (spec.frames_file.empty() ? 0 : 1) + (spec.field.grid_text.empty() ? 0 : 1) <=
               1,
-          flag(Option::vary) + ", " + flag(Option::random) + " and " + flag(Option::frames) +
-              ": give at most one way to define the frames");
+          flag(Option::vary) + ", " + flag(Option::random) + ", " + flag(Option::frames) + " and " +
+              flag(Option::field_grid) + ": give at most one way to define the frames");
+  validate_field_points(spec);
   // Messages only on failure: a batch can hold millions of terms.
   for (const auto& frame : spec.frames) {
     for (const auto& t : frame.seidel)

@@ -1,9 +1,11 @@
 #pragma once
 // The phase terms of one frame, as the user wrote them (docs/spec.md §1), in waves.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "psfsim/field_point.hpp"
 #include "psfsim/zernike_convention.hpp"
 
 namespace psfsim {
@@ -27,6 +29,9 @@ struct ZernikeTerm {
 struct Aberration {
   std::vector<SeidelTerm> seidel;
   std::vector<ZernikeTerm> zernike;
+  // Where the frame sits in the field, when the run places it (--field, --field-grid, a
+  // field_x/field_y term): the run's field model adds its terms there (field_model.hpp).
+  std::optional<FieldPoint> field{};
 };
 
 // Largest supported orders. The Cartesian expansion of the highest ones cancels large

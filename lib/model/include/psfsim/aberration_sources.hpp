@@ -18,21 +18,24 @@
 
 namespace psfsim {
 
-// A term named as in CSV headers and --vary: "Z4" (Zernike 4 under the run's convention) or
-// "S2_1" (Seidel l, m), resolved to the term the phase model holds.
+// A term named as in CSV headers and --vary: "Z4" (Zernike 4 under the run's convention),
+// "S2_1" (Seidel l, m), resolved to the term the phase model holds, or "field_x"/"field_y",
+// one coordinate of the frame's field point (in units of the field radius).
 struct TermId {
   bool zernike = true;
   int j = 0;  // Zernike: the Noll index
   int l = 0;  // Seidel
   int m = 0;
   double divisor = 1.0;  // the user's value / divisor is the term's (NollMapping)
+  int field_axis = -1;   // 0: field_x, 1: field_y (then zernike is false); -1: a phase term
   // The fields a kind does not use stay 0, so equal ids name the same term.
   bool operator==(const TermId&) const = default;
 };
 
 [[nodiscard]] TermId parse_term_id(std::string_view name, std::string_view context,
                                    const ZernikeConvention& convention = {});
-// Sets the term to `value` / id.divisor in `terms`, replacing any value it had there.
+// Sets the term to `value` / id.divisor in `terms`, replacing any value it had there; a field
+// coordinate places the frame (at 0 on the other axis, if it had no field point).
 void set_term(Aberration& terms, const TermId& id, double value);
 
 struct VarySpec {

@@ -11,15 +11,9 @@
 #include <vector>
 
 #include "psfsim/aberration.hpp"
+#include "psfsim/field_point.hpp"
 
 namespace psfsim {
-
-// A field position in units of the field radius: (0, 0) on axis, |H| = 1 at the field's edge.
-struct FieldPoint {
-  double x = 0.0;
-  double y = 0.0;
-  bool operator==(const FieldPoint&) const = default;
-};
 
 struct SeidelFieldTerm {
   int k = 0;  // the power of H

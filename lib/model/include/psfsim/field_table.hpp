@@ -29,6 +29,7 @@ class FieldTableTerms {
  public:
   FieldTableTerms(FieldTable table, const std::string& source);
   [[nodiscard]] FieldInterpolation method() const noexcept { return interpolator_.method(); }
+  [[nodiscard]] const FieldTable& table() const noexcept { return table_; }
   // The interpolated terms at `point`; InputError when it is outside the table's hull.
   [[nodiscard]] Aberration at(FieldPoint point) const;
 

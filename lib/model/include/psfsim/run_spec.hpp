@@ -10,6 +10,7 @@
 
 #include "psfsim/aperture_spec.hpp"
 #include "psfsim/enums.hpp"
+#include "psfsim/field_model.hpp"
 #include "psfsim/aberration_sources.hpp"
 #include "psfsim/metrics.hpp"
 #include "psfsim/optics_spec.hpp"
@@ -64,6 +65,7 @@ struct RunSpec {
   OpticsSpec optics;          // physical units, spectrum, propagation, detector (docs/spec.md §6)
   ApertureSpec aperture;      // spiders, hexagons, pupil maps (docs/spec.md §7)
   OpticalTrain train;         // planes after the pupil (docs/coronagraphy.md); empty: none
+  FieldModel field;           // field-dependent aberrations and points (docs/field.md)
   ZernikeConvention zernike;  // --zernike-order, --zernike-norm (docs/spec.md §7)
   MetricsSpec metrics;  // --metrics, --ee-radii, --mtf-frequencies, --store (docs/spec.md §7)
   // How the frames were defined, as the user wrote it, for the effective configuration.

@@ -23,7 +23,7 @@ struct Angle {
   bool lod = false;
 };
 
-// Radians from mas, arcsec or deg; "lod" too where allow_lod, else it is an error.
+// Radians from mas, arcsec, arcmin or deg; "lod" too where allow_lod, else it is an error.
 [[nodiscard]] Angle parse_angle(std::string_view text, std::string_view option, bool allow_lod,
                                 Sign sign = Sign::any);
 

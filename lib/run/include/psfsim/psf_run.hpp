@@ -77,7 +77,8 @@ class PsfRun {
   // Starts compiling a chunk on a thread of its own, into the buffer phases() did not last
   // return, so that it overlaps the backend's computation of the current chunk.
   void compile_ahead(std::size_t first, std::size_t count);
-  // The frame's terms in waves at the reference wavelength (--aberration-units).
+  // The frame's terms with the field model's at its point, in waves at the reference
+  // wavelength (--aberration-units).
   [[nodiscard]] Aberration in_waves(Aberration terms) const;
   // Throws RuntimeFailure naming the first frame of the block with a NaN or infinity.
   void require_finite(std::size_t first, const FrameBlock& block);
