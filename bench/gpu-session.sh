@@ -15,13 +15,7 @@ set -u
 build=${1:-build-gpu}
 out=${OUT:-$PWD/gpu-session-out}
 mkdir -p "$out"
-# The test program runs psfsim and the reference scripts by the absolute paths of the tree it
-# was configured in: that tree is made to exist here, as a link to this copy.
-source_dir=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
-if [ -n "$source_dir" ] && [ "$source_dir" != "$PWD" ] && [ ! -e "$source_dir" ]; then
-  mkdir -p "$(dirname "$source_dir")" && ln -s "$PWD" "$source_dir"
-fi
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:$PWD/$build/gpu-libs
+source bench/gpu-env.sh
 missing=$(ldd "$build/apps/psfsim" "$build/tests/psfsim_tests" | grep 'not found' | sort -u)
 [ -z "$missing" ] || { echo "gpu-session.sh: libraries missing here:"; echo "$missing"; exit 2; }
 status=0

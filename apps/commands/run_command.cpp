@@ -14,6 +14,7 @@ namespace psfsim::app {
 namespace {
 
 void print_summary(const PsfRun& run, const TimingLog& log) {
+  if (!run.backend_choice().empty()) std::printf("psfsim: %s\n", run.backend_choice().c_str());
   const RunSpec& spec = run.spec();
   const Geometry& g = run.geometry();
   if (spec.metrics.stores_frames())

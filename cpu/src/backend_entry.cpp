@@ -29,6 +29,9 @@ BackendEntry backend_entry() {
   e.propagation_costs = [units = this_cpu_vector_units()](const PropagationWork& work) {
     return propagation_costs(work, units);
   };
+  e.run_seconds = [units = this_cpu_vector_units(), cores = usable_cores()](const RunWork& w) {
+    return run_seconds(w, units, cores);
+  };
   e.set_up_process = [] { set_openblas_environment(); };
   return e;
 }

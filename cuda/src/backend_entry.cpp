@@ -21,6 +21,7 @@ BackendEntry backend_entry() {
   entry.site = ComputeSite::device;
   entry.propagation_costs = [](const PropagationWork& work) { return propagation_costs(work); };
   entry.start_up_seconds = tuning::start_up_seconds;
+  entry.run_seconds = [](const RunWork& work) { return run_seconds(work); };
   entry.prepare = [](int device) {
     if (cudaSetDevice(device) == cudaSuccess) (void)cudaFree(nullptr);  // makes the context
     (void)cudaGetLastError();

@@ -56,7 +56,11 @@ Simulator::Simulator(const std::vector<std::string>& arguments, const std::strin
   for (const std::string& word : arguments)
     (is_phase_option(option_of(word)) ? phase_arguments_ : arguments_).push_back(word);
   spec_ = parse_run(arguments, config).spec;
+  // A Simulator's calls share one start-up, so auto takes the first usable backend (a GPU
+  // before the CPU), not the one a single run of its options would take; the runs it makes
+  // are given that backend by name.
   const BackendEntry& entry = builtin_backends().select(spec_.backend);
+  spec_.backend = entry.name;
   backend_name_ = entry.name;
   site_ = entry.site;
   spec_.frames_on_device = keep_on_device && site_ == ComputeSite::device;

@@ -127,6 +127,8 @@ void write_run_attributes(hid_t object, const RunHeader& header, bool frames) {
   write_optics_attributes(object, spec.optics, g, frames);
   h5::set_attribute(object, "precision", std::string(to_string(spec.precision)));
   h5::set_attribute(object, "backend", header.backend);
+  if (!header.backend_choice.empty())
+    h5::set_attribute(object, "backend_choice", header.backend_choice);
   h5::set_attribute(object, "obscuration", spec.obscuration);
   write_aperture_attributes(object, spec.aperture);
   write_train_attributes(object, spec.train, spec.samples);

@@ -90,7 +90,8 @@ constexpr std::array<OptionInfo, option_count> table{{
      .grammar = G::backend,
      .choices = automatic,
      .shown_default = "auto",
-     .help = "{backends}; auto: the first usable of {backend order}"},
+     .help = "{backends}; auto: the usable one whose start-up plus estimated work is the "
+             "least (a Python Simulator: the first usable of {backend order})"},
     choice(Option::precision, "precision", A::one, "", precisions, "single",
            "Arithmetic and stored precision"),
     integer(Option::samples, "samples", A::one, "N", 2, max_samples, "128",

@@ -1,5 +1,8 @@
 #include "psfsim/backend_registry.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "psfsim/errors.hpp"
 #include "psfsim/option_table.hpp"
 
@@ -9,6 +12,12 @@ Propagation faster_propagation(const BackendEntry& entry, const PropagationWork&
   if (!entry.propagation_costs) return Propagation::fft;
   const PropagationCosts costs = entry.propagation_costs(work);
   return costs.mft < costs.fft ? Propagation::mft : Propagation::fft;
+}
+
+double propagation_cost(const PropagationCosts& costs, const RunWork& work) {
+  if (work.propagation == Propagation::fft) return costs.fft;
+  if (work.propagation == Propagation::mft || work.frame.padded == 0) return costs.mft;
+  return std::min(costs.fft, costs.mft);
 }
 
 void BackendRegistry::add(BackendEntry entry) { entries_.push_back(std::move(entry)); }
@@ -51,6 +60,40 @@ const BackendEntry& BackendRegistry::resolve(const std::string& name) const {
 void BackendRegistry::require_usable(const BackendEntry& entry) {
   if (const std::string why = entry.unusable_reason(); !why.empty())
     throw RuntimeFailure(flag(Option::backend) + " " + entry.name + ": " + why);
+}
+
+BackendChoice BackendRegistry::choose(const std::string& name, const RunWork& work) const {
+  if (name != "auto") return {&select(name), ""};
+  struct Estimate {
+    const BackendEntry* entry;
+    double seconds;
+  };
+  std::vector<Estimate> estimates;
+  for (const auto& e : entries_)
+    if (e.compiled)
+      estimates.push_back({&e, e.start_up_seconds + (e.run_seconds ? e.run_seconds(work) : 0.0)});
+  // Stable: on a tie, registration order (the device first).
+  std::stable_sort(estimates.begin(), estimates.end(),
+                   [](const Estimate& a, const Estimate& b) { return a.seconds < b.seconds; });
+  const auto seconds = [](double s) {
+    char text[32];
+    if (s < 1e-3) std::snprintf(text, sizeof text, "%.0f us", s * 1e6);
+    else if (s < 1.0) std::snprintf(text, sizeof text, "%.1f ms", s * 1e3);
+    else std::snprintf(text, sizeof text, "%.2f s", s);
+    return std::string(text);
+  };
+  for (std::size_t i = 0; i < estimates.size(); ++i) {
+    const BackendEntry& e = *estimates[i].entry;
+    if (!e.unusable_reason().empty()) continue;
+    std::string others;
+    for (std::size_t j = 0; j < estimates.size(); ++j)
+      if (j != i)
+        others += "; " + estimates[j].entry->name + " " + seconds(estimates[j].seconds) +
+                  (estimates[j].entry->start_up_seconds > 0 ? " with its start-up" : "") +
+                  (j < i ? ", not usable" : "");
+    return {&e, "auto: " + e.name + " (estimated " + seconds(estimates[i].seconds) + others + ")"};
+  }
+  throw RuntimeFailure("no usable backend");
 }
 
 const BackendEntry& BackendRegistry::select(const std::string& name) const {

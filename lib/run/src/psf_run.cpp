@@ -43,6 +43,19 @@ int frames_per_call(const RunSpec& spec, const Geometry& g, ComputeSite site) {
   return static_cast<int>(call >= per_chunk ? call / per_chunk * per_chunk : call);
 }
 
+// What --backend auto weighs: every wavelength of every frame, each repeat.
+RunWork run_work(const RunSpec& spec, const Geometry& g) {
+  RunWork w;
+  w.frame = {g.samples, g.fft_applies ? g.padded : 0, g.computed_frame()};
+  w.propagation = spec.optics.propagation;
+  const double frames = static_cast<double>(batch_size(spec)) * spec.repeat;
+  w.propagations = frames * static_cast<double>(g.spectrum.size());
+  w.stored_frames = spec.metrics.stores_frames() && !spec.frames_on_device ? frames : 0.0;
+  w.frame_bytes = static_cast<double>(g.computed_frame()) * g.computed_frame() *
+                  static_cast<double>(bytes_per_real(spec.precision));
+  return w;
+}
+
 }  // namespace
 
 Aberration PsfRun::in_waves(Aberration terms) const {
@@ -67,8 +80,10 @@ int default_chunk_frames(std::size_t batch, std::size_t frame_bytes) {
 PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(spec)) {
   validate(spec_);
   geometry_ = psfsim::geometry(spec_);
-  const BackendEntry& entry = backends.select(spec_.backend);
+  const BackendChoice choice = backends.choose(spec_.backend, run_work(spec_, geometry_));
+  const BackendEntry& entry = *choice.entry;
   backend_name_ = entry.name;
+  backend_choice_ = choice.reason;
   backend_site_ = entry.site;
   // The MTF needs the FFT's whole focal plane (validate() has refused an explicit mft).
   if (spec_.optics.propagation == Propagation::automatic && geometry_.fft_applies)
@@ -200,7 +215,7 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   log.precision = std::string(to_string(spec_.precision));
 
   // While the backend starts: the sink opens, and the first chunk's phases are compiled.
-  sink.open(RunHeader{spec_, geometry_, log.backend});
+  sink.open(RunHeader{spec_, geometry_, log.backend, backend_choice_});
   (void)phases(0, std::min(chunk, batch));
   if (chunk < batch) compile_ahead(chunk, std::min(chunk, batch - chunk));
   Backend& backend = this->backend();

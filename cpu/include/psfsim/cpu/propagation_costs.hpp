@@ -11,4 +11,8 @@ namespace psfsim::cpu {
 // products of N x N x K and K x N x K run faster per operation, plus a fixed cost a frame.
 [[nodiscard]] PropagationCosts propagation_costs(const PropagationWork& work, CpuVectorUnits cpu);
 
+// Seconds of `work` on `cores` cores for --backend auto: its frames' operations at the rate a
+// core reaches (tuning.hpp), a frame a core where there are enough frames, one core else.
+[[nodiscard]] double run_seconds(const RunWork& work, CpuVectorUnits cpu, int cores);
+
 }  // namespace psfsim::cpu

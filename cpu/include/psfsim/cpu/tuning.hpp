@@ -62,4 +62,10 @@ struct MftRates {
 inline constexpr MftRates mft_rates_avx2{3.0, 3e5};
 inline constexpr MftRates mft_rates_avx512{6.5, 1.5e5};
 
+// --- --backend auto's model of a run (propagation_costs.cpp): a core does this many of the
+// cost model's operations a second, the rate that puts the CPU's and the GPU's whole-process
+// times of `bench/auto-grid.sh` (frames x N on the H200 host's 16 cores) on the measured
+// side of each other (bench/results/2026-12-02-field-and-auto.md).
+inline constexpr double operations_per_core_second = 1e10;
+
 }  // namespace psfsim::cpu::tuning

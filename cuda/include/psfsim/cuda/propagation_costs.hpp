@@ -18,4 +18,12 @@ namespace psfsim::cuda {
   return {(n + m) * transform, products / tuning::mft_products_speedup};
 }
 
+// Seconds of `work` on the device once started, for --backend auto: its frames' operations,
+// and its stored frames over the bus.
+[[nodiscard]] inline double run_seconds(const RunWork& work) {
+  const double per_frame = propagation_cost(propagation_costs(work.frame), work);
+  return work.propagations * per_frame / tuning::operations_per_second +
+         work.stored_frames * work.frame_bytes / tuning::bus_bytes_per_second;
+}
+
 }  // namespace psfsim::cuda

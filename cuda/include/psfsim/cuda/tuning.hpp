@@ -13,10 +13,17 @@ namespace psfsim::cuda::tuning {
 // MFT was the faster at every N of 32-256 and K of 16-128 (M = 2N) with this weight.
 inline constexpr double mft_products_speedup = 16.0;
 
-// --- Start-up (backend_entry.cpp), from `bench/cuda_start_bench.cpp`'s
-// psfsim_cuda_start_bench: the CUDA context of a process's first create() before any work
-// (the driver's part; more on a machine's first process), which a run that names the cuda
-// backend starts while its frames are defined.
-inline constexpr double start_up_seconds = 0.3;
+// --- Start-up (backend_entry.cpp): a process's CUDA context, cuFFT's and cuBLAS's handles
+// and the driver's teardown at exit (bench/cuda_start_bench.cpp has the context's part), which
+// a run that names the cuda backend starts while its frames are defined.
+inline constexpr double start_up_seconds = 0.4;
+
+// --- --backend auto's model of a run (propagation_costs.hpp), from `bench/auto-grid.sh` and
+// `bench/field-grid.sh cuda` on the H200 (bench/results/2026-12-02-field-and-auto.md): the
+// cost model's operations a second, and the bytes a second that stored frames cross the bus
+// at. start_up_seconds above is what a CUDA process's whole time exceeds a CPU process's by
+// at negligible work there: the context, the libraries' handles and the driver's teardown.
+inline constexpr double operations_per_second = 2e12;
+inline constexpr double bus_bytes_per_second = 25e9;
 
 }  // namespace psfsim::cuda::tuning

@@ -35,6 +35,17 @@ struct PropagationCosts {
   double mft = 0.0;
 };
 
+// A whole run as --backend auto weighs it: `propagations` of one frame's work (frames x
+// wavelengths x repeats), and the frames it stores, each `frame_bytes`, which a device
+// sends over its bus.
+struct RunWork {
+  PropagationWork frame;  // padded 0: only the MFT applies
+  Propagation propagation = Propagation::automatic;  // as --propagation asked
+  double propagations = 1.0;
+  double stored_frames = 1.0;
+  double frame_bytes = 0.0;
+};
+
 struct BackendEntry {
   std::string name;     // what --backend and /timings call it; only its backend compares it
   std::string summary;  // one line for --help: "FFTW on the CPU cores"
@@ -53,6 +64,10 @@ struct BackendEntry {
   // work (a GPU's driver and context); 0 where nothing starts. Where it is more than 0, a run
   // that names this backend has `prepare` start it while the frames are defined.
   double start_up_seconds = 0.0;
+  // Seconds the backend's work on `work` takes once it has started, by its cost model, in
+  // seconds that compare across backends (--backend auto adds start_up_seconds and takes
+  // the least). Empty: auto weighs its start-up alone.
+  std::function<double(const RunWork&)> run_seconds;
   // Optional: starts device `device`'s runtime so that a later create() finds it ready; safe
   // on any thread, failures left to create().
   std::function<void(int device)> prepare;
@@ -63,10 +78,21 @@ struct BackendEntry {
   std::function<void()> set_up_process;
 };
 
+// One frame's cost in `costs`' unit for the propagation `work` will take: the one asked,
+// the MFT where the FFT does not apply, else the cheaper (as faster_propagation chooses).
+[[nodiscard]] double propagation_cost(const PropagationCosts& costs, const RunWork& work);
+
 // --propagation auto where the FFT applies: the cheaper of the FFT and the MFT by `entry`'s
 // cost model, the FFT on a tie or where the entry has none.
 [[nodiscard]] Propagation faster_propagation(const BackendEntry& entry,
                                              const PropagationWork& work);
+
+// What --backend resolved to, and for auto why: "auto: cpu (estimated 0.2 ms; cuda 0.40 s
+// with its start-up)". `reason` is empty for a backend named.
+struct BackendChoice {
+  const BackendEntry* entry = nullptr;
+  std::string reason;
+};
 
 class BackendRegistry {
  public:
@@ -79,6 +105,11 @@ class BackendRegistry {
   // resolve() without asking a named backend whether it is usable, which can take as long as
   // starting it (a CUDA driver: 0.1-0.2 s); "auto" still asks, to choose.
   [[nodiscard]] const BackendEntry& select(const std::string& name) const;
+  // select() for a run of `work`: "auto" takes the usable entry of the least estimated
+  // wall time, start-up plus run_seconds, asking the entries in the order of their
+  // estimates, so that a backend that cannot win is never started, not even to ask whether
+  // it is usable.
+  [[nodiscard]] BackendChoice choose(const std::string& name, const RunWork& work) const;
   // Throws RuntimeFailure ("--backend NAME: why") when `entry` cannot be used here.
   static void require_usable(const BackendEntry& entry);
   [[nodiscard]] std::vector<std::string> names() const;

@@ -30,7 +30,8 @@ class PsfRun {
   // Called after each chunk with frames done and frames in all (repeats included).
   using Progress = std::function<void(std::size_t done, std::size_t total)>;
 
-  // Validates `spec` (InputError) and selects its backend in `backends`, then checks that the
+  // Validates `spec` (InputError) and selects its backend in `backends` (auto: by the run's
+  // estimated wall time, BackendRegistry::choose), then checks that the
   // backend is usable and creates it with the run's plan on a thread of its own: a GPU's
   // start-up (driver and context, bench/results/2026-12-01-two-pass-transform.md) overlaps
   // the sink's opening (and its space reservation) and the first chunk's phases. A failure
@@ -47,6 +48,8 @@ class PsfRun {
   [[nodiscard]] Backend& backend();
   // Where the selected backend computes (its registry entry's site), without waiting for it.
   [[nodiscard]] ComputeSite backend_site() const noexcept { return backend_site_; }
+  // --backend auto's choice and its reason ("" for a backend named).
+  [[nodiscard]] const std::string& backend_choice() const noexcept { return backend_choice_; }
 
   // Computes the first chunk `calls` times, untimed: plan upload, caches, page faults, clocks.
   void warm_up(int calls);
@@ -97,6 +100,7 @@ class PsfRun {
   AberrationBatch terms_{spec_};  // the frames' terms, chunk by chunk (for compile)
   Geometry geometry_;
   std::string backend_name_;
+  std::string backend_choice_;  // why auto took it ("" for a backend named)
   ComputeSite backend_site_ = ComputeSite::host;
   int max_batch_ = 1;
   std::future<std::unique_ptr<Backend>> pending_backend_;
