@@ -238,14 +238,17 @@ TEST(FieldRun, GpuEqualsCpuForEachForm) {
   };
   for (const std::string& form : forms)
     for (const char* precision : {"single", "double"}) {
-      const std::string common = "run --quiet --force --samples 64 --metrics strehl,centroid "
-                                 "--precision " + std::string(precision) + " " + form;
+      const std::string common =
+          "run --quiet --force --samples 64 --metrics strehl,centroid "
+          "--precision " +
+          std::string(precision) + " " + form;
       const std::string cpu = dir + "/cpu.h5", gpu = dir + "/gpu.h5";
       ASSERT_EQ(run_psfsim(common + " --backend cpu -o " + cpu).exit_code, 0) << form;
       const auto r = run_psfsim(common + " --backend cuda -o " + gpu);
       ASSERT_EQ(r.exit_code, 0) << form << "\n" << r.stderr_text;
       const H5Snapshot a = read_h5(cpu), b = read_h5(gpu);
-      const Precision p = std::string(precision) == "single" ? Precision::single : Precision::double_;
+      const Precision p =
+          std::string(precision) == "single" ? Precision::single : Precision::double_;
       EXPECT_LT(relative_l2(b.datasets.at("/psf"), a.datasets.at("/psf")), backend_tolerance(p))
           << form << " " << precision;
       EXPECT_EQ(b.datasets.at("/parameters/field_x"), a.datasets.at("/parameters/field_x"));

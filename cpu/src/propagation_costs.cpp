@@ -17,7 +17,8 @@ PropagationCosts propagation_costs(const PropagationWork& work, CpuVectorUnits c
 
 double run_seconds(const RunWork& work, CpuVectorUnits cpu, int cores) {
   const double per_frame = propagation_cost(propagation_costs(work.frame, cpu), work);
-  const double parallel = std::clamp(work.propagations, 1.0, static_cast<double>(std::max(cores, 1)));
+  const double parallel =
+      std::clamp(work.propagations, 1.0, static_cast<double>(std::max(cores, 1)));
   return work.propagations * per_frame / (tuning::operations_per_core_second * parallel);
 }
 

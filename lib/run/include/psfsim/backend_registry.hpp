@@ -39,7 +39,7 @@ struct PropagationCosts {
 // wavelengths x repeats), and the frames it stores, each `frame_bytes`, which a device
 // sends over its bus.
 struct RunWork {
-  PropagationWork frame;  // padded 0: only the MFT applies
+  PropagationWork frame;                             // padded 0: only the MFT applies
   Propagation propagation = Propagation::automatic;  // as --propagation asked
   double propagations = 1.0;
   double stored_frames = 1.0;

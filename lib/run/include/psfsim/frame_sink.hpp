@@ -15,7 +15,7 @@ namespace psfsim {
 struct RunHeader {
   const RunSpec& spec;
   const Geometry& geometry;
-  std::string backend;  // registry name: "cpu", "cuda"
+  std::string backend;         // registry name: "cpu", "cuda"
   std::string backend_choice;  // --backend auto's reason (BackendChoice), "" when named
 };
 
