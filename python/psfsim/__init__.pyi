@@ -83,6 +83,8 @@ class Simulator:
         vary: str | None = None,
         random: str | None = None,
         frames: str | os.PathLike[str] | None = None,
+        field: str | Sequence[float | str | Any] | None = None,
+        field_grid: str | Sequence[float | int | str] | None = None,
     ) -> Result: ...
     def batch(
         self,

@@ -77,7 +77,8 @@ def open(path: str | os.PathLike[str]):  # noqa: A001 - psfsim.open, as the docs
                     # The frame's place in the field is a coordinate of the frame axis; with
                     # field_radius_arcsec, also in arcsec on the sky.
                     coords[name] = (("frame",), dset[...], _attrs(dset))
-                    radius = f["psf"].attrs.get("field_radius_arcsec") if "psf" in f else None
+                    run = f["psf"] if "psf" in f else f.get("metrics")
+                    radius = run.attrs.get("field_radius_arcsec") if run is not None else None
                     if radius is not None:
                         coords[f"{name}_arcsec"] = (("frame",), dset[...] * float(radius),
                                                     {"units": "arcsec"})
