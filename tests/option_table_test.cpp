@@ -85,7 +85,8 @@ TEST(OptionTable, OptionsAreNamedByTheTable) {
 TEST(OptionTable, TheBackendsFillTheirHelpAndChoices) {
   const BackendNames backends{{"cuda", "cpu"}, "cuda: a GPU; cpu: the cores"};
   EXPECT_EQ(help_text(option(Option::backend), backends),
-            "cuda: a GPU; cpu: the cores; auto: the first usable of cuda, then cpu");
+            "cuda: a GPU; cpu: the cores; auto: the usable one whose start-up plus estimated "
+            "work is the least (a Python Simulator: the first usable of cuda, then cpu)");
   EXPECT_EQ(choices_of(option(Option::backend), backends),
             (std::vector<std::string>{"cuda", "cpu", "auto"}));
   EXPECT_EQ(choices_of(option(Option::backends), backends),
