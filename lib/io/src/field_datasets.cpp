@@ -7,6 +7,11 @@
 #include <hdf5_hl.h>
 
 namespace psfsim::h5 {
+namespace {
+
+double in_arcsec(double radians) { return radians * 648'000.0 / std::numbers::pi; }
+
+}  // namespace
 
 bool has_field_points(const RunSpec& spec) {
   if (spec.drawn) return spec.drawn->fixed.field.has_value();
@@ -40,16 +45,14 @@ void attach_field_scales(hid_t root, hid_t psf, const RunSpec& spec) {
                       (axis == 0 ? "along the detector's columns" : "along its rows") +
                       ", in units of the field radius (0 on axis)");
     if (spec.field.radius_rad)
-      set_attribute(set.get(), "field_radius_arcsec",
-                    *spec.field.radius_rad * 648'000.0 / std::numbers::pi);
+      set_attribute(set.get(), "field_radius_arcsec", in_arcsec(*spec.field.radius_rad));
     check(H5DSattach_scale(psf, set.get(), 0), "attach /" + name + " to /psf");
   }
 }
 
 void write_field_attributes(hid_t object, const RunSpec& spec) {
   if (spec.field.radius_rad)
-    set_attribute(object, "field_radius_arcsec",
-                  *spec.field.radius_rad * 648'000.0 / std::numbers::pi);
+    set_attribute(object, "field_radius_arcsec", in_arcsec(*spec.field.radius_rad));
   if (spec.field.table)
     set_attribute(object, "field_interpolation", to_string(spec.field.table->method()));
 }
