@@ -185,6 +185,10 @@ def main():
     r = run(tcp + limited([psfsim] + big + ["-o", os.path.join(folder, "out.h5")], 2), env=env)
     nothing_left("rank 2 cannot write its file", folder, r, 3)
     check("rank-2-of-3" in r.stderr, f"the error does not name rank 2's file: {r.stderr}")
+    # Ranks 0 and 1 remove their finished files when rank 2 tells them, before mpirun's
+    # SIGTERM (and the SIGKILL a second later, which a loaded host can let come first).
+    check("the partial output file was removed" not in r.stderr,
+          f"a rank's file was left for the stop signal to remove: {r.stderr}")
     # The same failure in a rerun with --force leaves the earlier output and its rank files.
     out = os.path.join(folder, "out.h5")
     r = run(mpi + ["-n", "3", psfsim] + big + ["-o", out], env=env)

@@ -157,10 +157,9 @@ void put_in_place(PartialFile& file) {
   }
 }
 
-}  // namespace
-
-void execute_run_on_ranks(const RunOptions& options, const std::string& command_line,
-                          const std::vector<std::string>& config_files, MpiWorld& world) {
+// The job's steps on this rank, until another rank's failure stops it (RankStopped).
+void run_on_ranks(const RunOptions& options, const std::string& command_line,
+                  const std::vector<std::string>& config_files, MpiWorld& world) {
   const std::string job = world.broadcast(world.rank() == 0 ? process_tag() : std::string(), 0);
   RankWork work;
   agree(world,
@@ -181,14 +180,18 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   const std::optional<Error> failure = failure_of([&] {
     const RunSpec& spec = work.run->spec();
     ProgressBar progress(batch_size(spec) * static_cast<std::size_t>(spec.repeat), !spec.quiet);
-    log = work.run->execute(*work.file,
-                            [&progress](std::size_t done, std::size_t) { progress.update(done); });
+    log = work.run->execute(*work.file, [&](std::size_t done, std::size_t) {
+      world.throw_if_stopped();
+      progress.update(done);
+    });
     progress.finish();
   });
   if (failure) {
     work = RankWork{};  // the writer removes its partial file
+    rank_file.reset();
     std::fprintf(stderr, "psfsim: error: %s\n", failure->what());
     std::fflush(stderr);
+    world.stop_others(static_cast<int>(failure->code()));
     world.abort(static_cast<int>(failure->code()));
   }
   world.barrier();  // every rank's frames are complete
@@ -228,6 +231,19 @@ void execute_run_on_ranks(const RunOptions& options, const std::string& command_
   const std::vector<double> threads = world.gather(log.threads);
   if (world.rank() == 0 && !work.user.quiet)
     print_summary(work.user, *work.run, log, world.size(), totals, threads, join_seconds);
+}
+
+}  // namespace
+
+// Another rank failed: by the time RankStopped gets here, the unwinding has removed this
+// rank's partial files, so it answers and waits for the abort.
+void execute_run_on_ranks(const RunOptions& options, const std::string& command_line,
+                          const std::vector<std::string>& config_files, MpiWorld& world) {
+  try {
+    run_on_ranks(options, command_line, config_files, world);
+  } catch (const RankStopped& stop) {
+    world.answer_stop(stop);
+  }
 }
 
 }  // namespace psfsim::app

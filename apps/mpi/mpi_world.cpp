@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "mpi_world.hpp"
 
@@ -17,16 +18,38 @@ bool started_by_launcher() {
   return false;
 }
 
-// Polls a request with 0.5 ms naps: a blocking MPI wait spins at 100 % of a core.
-void wait_sleeping(MPI_Request& request) {
+constexpr int stop_tag = 7001;    // stop_others: the failed rank's exit code
+constexpr int answer_tag = 7002;  // answer_stop: this rank's files are gone
+// How long a failed rank waits for the others' answers: one chunk of work is seconds at most
+// for the sizes a job shares out; a rank still busy past this is killed as before.
+constexpr double stop_answer_seconds = 20.0;
+// A stopped rank that the abort never reaches ends on its own after this.
+constexpr double stopped_wait_seconds = 60.0;
+const timespec nap{0, 500'000};
+
+double seconds_now() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// Polls a request with 0.5 ms naps (a blocking MPI wait spins at 100 % of a core), and the
+// other ranks' stop_others meanwhile.
+void wait_sleeping(MPI_Request& request, MpiWorld& world) {
   int done = 0;
-  const timespec nap{0, 500'000};
   for (MPI_Test(&request, &done, MPI_STATUS_IGNORE); !done;
-       MPI_Test(&request, &done, MPI_STATUS_IGNORE))
+       MPI_Test(&request, &done, MPI_STATUS_IGNORE)) {
+    world.throw_if_stopped();
     nanosleep(&nap, nullptr);
+  }
 }
 
 }  // namespace
+
+struct MpiWorld::StopChannel {
+  int code = 0;
+  MPI_Request request = MPI_REQUEST_NULL;
+};
 
 MpiWorld::MpiWorld(int& argc, char**& argv) {
   if (!started_by_launcher()) return;
@@ -40,13 +63,65 @@ MpiWorld::MpiWorld(int& argc, char**& argv) {
   MPI_Comm_rank(host, &local_rank_);
   MPI_Comm_size(host, &local_size_);
   MPI_Comm_free(&host);
+  if (size_ > 1) {
+    stop_ = std::make_unique<StopChannel>();
+    MPI_Irecv(&stop_->code, 1, MPI_INT, MPI_ANY_SOURCE, stop_tag, MPI_COMM_WORLD, &stop_->request);
+  }
+}
+
+MpiWorld::~MpiWorld() { finalize(); }
+
+void MpiWorld::throw_if_stopped() {
+  if (!stop_ || stop_->request == MPI_REQUEST_NULL) return;
+  int done = 0;
+  MPI_Status status;
+  MPI_Test(&stop_->request, &done, &status);
+  if (done) throw RankStopped{status.MPI_SOURCE, stop_->code};
+}
+
+void MpiWorld::stop_others(int code) {
+  if (!stop_) return;
+  std::vector<MPI_Request> sent(static_cast<std::size_t>(size_), MPI_REQUEST_NULL);
+  for (int r = 0; r < size_; ++r)
+    if (r != rank_) MPI_Isend(&code, 1, MPI_INT, r, stop_tag, MPI_COMM_WORLD, &sent[r]);
+  int answers = 0;
+  int answer = 0;
+  MPI_Request receive = MPI_REQUEST_NULL;
+  MPI_Irecv(&answer, 1, MPI_INT, MPI_ANY_SOURCE, answer_tag, MPI_COMM_WORLD, &receive);
+  const double deadline = seconds_now() + stop_answer_seconds;
+  while (answers < size_ - 1 && seconds_now() < deadline) {
+    int done = 0;
+    MPI_Test(&receive, &done, MPI_STATUS_IGNORE);
+    if (done) {
+      ++answers;
+      if (answers < size_ - 1)
+        MPI_Irecv(&answer, 1, MPI_INT, MPI_ANY_SOURCE, answer_tag, MPI_COMM_WORLD, &receive);
+      continue;
+    }
+    // Another rank that failed at the same time waits for this one's answer too.
+    try {
+      throw_if_stopped();
+    } catch (const RankStopped& other) {
+      int none = 0;
+      MPI_Send(&none, 1, MPI_INT, other.rank, answer_tag, MPI_COMM_WORLD);
+    }
+    nanosleep(&nap, nullptr);
+  }
+}
+
+void MpiWorld::answer_stop(const RankStopped& stop) {
+  int none = 0;
+  MPI_Send(&none, 1, MPI_INT, stop.rank, answer_tag, MPI_COMM_WORLD);
+  const double deadline = seconds_now() + stopped_wait_seconds;
+  while (seconds_now() < deadline) nanosleep(&nap, nullptr);
+  std::_Exit(stop.code);
 }
 
 void MpiWorld::barrier() {
   if (!initialised_) return;
   MPI_Request request;
   MPI_Ibarrier(MPI_COMM_WORLD, &request);
-  wait_sleeping(request);
+  wait_sleeping(request, *this);
 }
 
 int MpiWorld::min(int value) {
@@ -54,7 +129,7 @@ int MpiWorld::min(int value) {
   int result = value;
   MPI_Request request;
   MPI_Iallreduce(&value, &result, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &request);
-  wait_sleeping(request);
+  wait_sleeping(request, *this);
   return result;
 }
 
@@ -62,7 +137,7 @@ int MpiWorld::broadcast(int value, int root) {
   if (!initialised_) return value;
   MPI_Request request;
   MPI_Ibcast(&value, 1, MPI_INT, root, MPI_COMM_WORLD, &request);
-  wait_sleeping(request);
+  wait_sleeping(request, *this);
   return value;
 }
 
@@ -71,7 +146,7 @@ std::string MpiWorld::broadcast(std::string text, int root) {
   text.resize(static_cast<std::size_t>(broadcast(static_cast<int>(text.size()), root)));
   MPI_Request request;
   MPI_Ibcast(text.data(), static_cast<int>(text.size()), MPI_CHAR, root, MPI_COMM_WORLD, &request);
-  wait_sleeping(request);
+  wait_sleeping(request, *this);
   return text;
 }
 
@@ -80,7 +155,7 @@ std::vector<double> MpiWorld::gather(double value) {
   std::vector<double> all(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
   MPI_Request request;
   MPI_Igather(&value, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &request);
-  wait_sleeping(request);
+  wait_sleeping(request, *this);
   return all;
 }
 
@@ -98,6 +173,10 @@ void MpiWorld::finalize() noexcept {
     // already been said once.
     barrier();
     for (const int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_DFL);
+  }
+  if (stop_ && stop_->request != MPI_REQUEST_NULL) {
+    MPI_Cancel(&stop_->request);
+    MPI_Wait(&stop_->request, MPI_STATUS_IGNORE);
   }
   MPI_Finalize();  // a fence: no rank exits before every rank got here
   initialised_ = false;

@@ -3,10 +3,13 @@
 // sharing this host, and the few collective steps `psfsim run` needs (docs/scaling.md).
 // Without MPI in the build, or without a launcher, it is a world of one rank and MPI is never
 // initialised: a singleton MPI_Init costs more than a whole small run (docs/scaling.md).
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace psfsim::app {
+
+struct RankStopped;
 
 class MpiWorld {
  public:
@@ -14,7 +17,7 @@ class MpiWorld {
   MpiWorld(int& argc, char**& argv);
   MpiWorld(const MpiWorld&) = delete;
   MpiWorld& operator=(const MpiWorld&) = delete;
-  ~MpiWorld() { finalize(); }
+  ~MpiWorld();
 
   [[nodiscard]] int rank() const noexcept { return rank_; }
   [[nodiscard]] int size() const noexcept { return size_; }
@@ -30,6 +33,18 @@ class MpiWorld {
   [[nodiscard]] std::vector<double> gather(double value);  // rank 0 gets all; others empty
   // Ends every rank of the job with `code` (mpirun kills the others with SIGTERM).
   [[noreturn]] void abort(int code);
+
+  // A rank that failed on its own, its files removed and its error said, tells the others
+  // before abort(): each removes its files at its next chunk or wait and answers. mpirun's
+  // SIGTERM alone is not enough: Open MPI sends SIGKILL a second later, and a rank on a
+  // loaded host may not have run its stop handler by then. Waits for every answer up to a
+  // bound, then returns.
+  void stop_others(int code);
+  // Throws RankStopped when another rank has called stop_others. Collectives check too.
+  void throw_if_stopped();
+  // After RankStopped has unwound this rank's files: answers the rank that stopped it, then
+  // waits to be killed by the abort that follows (ends with the code if none comes).
+  [[noreturn]] void answer_stop(const RankStopped& stop);
   // Collective: every rank calls it once, when its work is over (success or an error all
   // ranks agreed on).
   void finalize() noexcept;
@@ -40,6 +55,15 @@ class MpiWorld {
   int local_rank_ = 0;
   int local_size_ = 1;
   bool initialised_ = false;
+  struct StopChannel;  // the receive posted for another rank's stop_others
+  std::unique_ptr<StopChannel> stop_;
+};
+
+// Thrown by throw_if_stopped and the collectives: not an Error, so that the agreement steps
+// (failure_of) let it pass to execute_run_on_ranks, the stack's files removed on the way.
+struct RankStopped {
+  int rank;  // the rank that failed
+  int code;  // its exit code
 };
 
 // After every rank parsed the same command line (and config file): the exit code they all
