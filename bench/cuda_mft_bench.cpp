@@ -1,10 +1,11 @@
 // The CUDA MFT backend's throughput against docs/spec.md §10 (H200, float32, B >= 1024: N=128, K=64
 // >= 2.5M PSFs/s and N=64, K=32 >= 6M PSFs/s, frames in host memory), with what bounds it:
 // the host's table packing, the stages timed one by one, the two cuBLAS products alone
-// (cgemm, cgemm3m and the two layouts not taken), the pupil kernel alone against a memset,
-// and the pinned device-to-host copy of the same output.
+// (cgemm, cgemm3m, the two layouts not taken and a 3xTF32 split on the tensor cores), the
+// pupil kernel alone against a memset, and the pinned device-to-host copy of the same output.
 //
 //   psfsim_cuda_mft_bench [batch] [repeats]      (default 4096 frames, 30 repeats)
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -252,6 +254,82 @@ void time_products(int n, int k, int frames, int repeats) {
   }
 }
 
+// The two products as real tensor-core products on split operands (3xTF32): each float
+// operand x = hi + lo, hi rounded to TF32, and the three larger of the four partial products
+// summed in FP32. Timed against cgemm on the same shapes, with the extra traffic the split
+// costs (the pupils written twice as wide, the intermediate split) as copies of those bytes.
+void time_split_products(int n, int k, int frames, int repeats) {
+  const long long nn = 1LL * n * n;
+  const long long cols = 1LL * frames * n;  // GEMM 1's n: every frame's pupil rows
+  DeviceBuffer<float> g1(static_cast<std::size_t>(2 * k) * 6 * n);          // [Ah | Ah | Al]
+  DeviceBuffer<float> pupils(static_cast<std::size_t>(cols) * 4 * n);       // per row [hi | lo]
+  DeviceBuffer<float> c1(static_cast<std::size_t>(cols) * 2 * k);           // T^T, interleaved
+  DeviceBuffer<float> x(static_cast<std::size_t>(frames) * 2 * k * 2 * n);  // [Xh | Xl]
+  DeviceBuffer<float> m2(static_cast<std::size_t>(3 * n) * 2 * k);          // [Mh; Mh; Ml]
+  DeviceBuffer<float> y(static_cast<std::size_t>(frames) * 2 * k * 2 * k);
+  DeviceBuffer<float> e(static_cast<std::size_t>(frames) * 2 * k * k);
+  for (DeviceBuffer<float>* b : {&g1, &pupils, &c1, &x, &m2, &y, &e})
+    PSFSIM_CUDA_CHECK(cudaMemset(b->data(), 0, b->bytes()));
+  psfsim::cuda::Stream stream;
+  cublasHandle_t handle = nullptr;
+  if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate");
+  cublasSetStream(handle, stream.get());
+  const float one = 1.0f, zero = 0.0f;
+  const auto gemm = [&](int m, long long nc, int kc, const float* a, int lda, long long sa,
+                        const float* b, int ldb, long long sb, float beta, float* c, int ldc,
+                        long long sc, int batch) {
+    if (cublasGemmStridedBatchedEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, static_cast<int>(nc), kc,
+                                   &one, a, CUDA_R_32F, lda, sa, b, CUDA_R_32F, ldb, sb, &beta, c,
+                                   CUDA_R_32F, ldc, sc, batch, CUBLAS_COMPUTE_32F_FAST_TF32,
+                                   CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS)
+      throw std::runtime_error("cublasGemmStridedBatchedEx");
+  };
+  psfsim::cuda::Event start, first, split, second, end;
+  std::vector<double> t1, ts, t2, te;
+  const long long xs = 2LL * k * 2 * n;  // one frame of [Xh | Xl]
+  for (int r = 0; r < repeats + 2; ++r) {
+    PSFSIM_CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
+    // T^T (2K x cols) = [Ah | Ah] [Ph; Pl] + Al Ph
+    gemm(2 * k, cols, 4 * n, g1.data(), 2 * k, 0, pupils.data(), 4 * n, 0, 0.0f, c1.data(), 2 * k,
+         0, 1);
+    gemm(2 * k, cols, 2 * n, g1.data() + 2LL * k * 4 * n, 2 * k, 0, pupils.data(), 4 * n, 0, 1.0f,
+         c1.data(), 2 * k, 0, 1);
+    PSFSIM_CUDA_CHECK(cudaEventRecord(first.get(), stream.get()));
+    // The split's traffic: read T^T, write it twice.
+    PSFSIM_CUDA_CHECK(
+        cudaMemcpyAsync(x.data(), c1.data(), c1.bytes(), cudaMemcpyDeviceToDevice, stream.get()));
+    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(x.data() + c1.bytes() / sizeof(float), c1.data(), c1.bytes(),
+                                      cudaMemcpyDeviceToDevice, stream.get()));
+    PSFSIM_CUDA_CHECK(cudaEventRecord(split.get(), stream.get()));
+    // Y (2K x 2K per frame) = [Xh | Xl] [Mh; Mh] + Xh Ml
+    gemm(2 * k, 2 * k, 2 * n, x.data(), 2 * k, xs, m2.data(), 2 * n, 0, 0.0f, y.data(), 2 * k,
+         4LL * k * k, frames);
+    gemm(2 * k, 2 * k, n, x.data(), 2 * k, xs, m2.data() + 2LL * n * 2 * k, n, 0, 1.0f, y.data(),
+         2 * k, 4LL * k * k, frames);
+    PSFSIM_CUDA_CHECK(cudaEventRecord(second.get(), stream.get()));
+    // The combination into complex E: read Y, write E.
+    PSFSIM_CUDA_CHECK(
+        cudaMemcpyAsync(e.data(), y.data(), e.bytes(), cudaMemcpyDeviceToDevice, stream.get()));
+    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(e.data(), y.data() + e.bytes() / sizeof(float), e.bytes(),
+                                      cudaMemcpyDeviceToDevice, stream.get()));
+    PSFSIM_CUDA_CHECK(cudaEventRecord(end.get(), stream.get()));
+    PSFSIM_CUDA_CHECK(cudaEventSynchronize(end.get()));
+    if (r < 2) continue;
+    t1.push_back(psfsim::cuda::elapsed_seconds(start, first));
+    ts.push_back(psfsim::cuda::elapsed_seconds(first, split));
+    t2.push_back(psfsim::cuda::elapsed_seconds(split, second));
+    te.push_back(psfsim::cuda::elapsed_seconds(second, end));
+  }
+  cublasDestroy(handle);
+  const double a = spread(t1).median, s = spread(ts).median, b = spread(t2).median,
+               c = spread(te).median;
+  std::printf(
+      "  products of %d frames, 3xTF32 split: T %.3f ms (%.1f TFLOP/s as complex), split %.3f "
+      "ms, E %.3f ms (%.1f), combine %.3f ms: %.0f frames/s (%.0f products only)\n",
+      frames, 1e3 * a, 8.0 * frames * nn * k / a * 1e-12, 1e3 * s, 1e3 * b,
+      8.0 * frames * n * k * k / b * 1e-12, 1e3 * c, frames / (a + s + b + c), frames / (a + b));
+}
+
 // The pupil kernel alone on `frames` frames, its tables in device memory or read over the
 // bus from pinned host memory, against a memset of the same bytes (the write floor).
 void time_pupils(int n, int frames, int repeats) {
@@ -363,6 +441,7 @@ int main(int argc, char** argv) {
     for (const auto& [n, k] : {std::pair{128, 64}, std::pair{64, 32}}) {
       time_backend(n, k, batch, repeats);
       time_products(n, k, std::min(batch, 1024), repeats);
+      time_split_products(n, k, std::min(batch, 1024), repeats);
       time_pupils(n, batch, repeats);
       time_copy(k, batch, repeats);
     }
