@@ -47,8 +47,9 @@ void wait_sleeping(MPI_Request& request, MpiWorld& world) {
 }  // namespace
 
 struct MpiWorld::StopChannel {
-  int code = 0;
+  int code = 0;  // received
   MPI_Request request = MPI_REQUEST_NULL;
+  int sent = 0;  // stop_others' code: its sends read it until the abort
 };
 
 MpiWorld::MpiWorld(int& argc, char**& argv) {
@@ -81,9 +82,10 @@ void MpiWorld::throw_if_stopped() {
 
 void MpiWorld::stop_others(int code) {
   if (!stop_) return;
+  stop_->sent = code;
   std::vector<MPI_Request> sent(static_cast<std::size_t>(size_), MPI_REQUEST_NULL);
   for (int r = 0; r < size_; ++r)
-    if (r != rank_) MPI_Isend(&code, 1, MPI_INT, r, stop_tag, MPI_COMM_WORLD, &sent[r]);
+    if (r != rank_) MPI_Isend(&stop_->sent, 1, MPI_INT, r, stop_tag, MPI_COMM_WORLD, &sent[r]);
   int answers = 0;
   int answer = 0;
   MPI_Request receive = MPI_REQUEST_NULL;
