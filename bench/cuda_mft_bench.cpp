@@ -274,7 +274,7 @@ void time_split_products(int n, int k, int frames, int repeats) {
   cublasHandle_t handle = nullptr;
   if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate");
   cublasSetStream(handle, stream.get());
-  const float one = 1.0f, zero = 0.0f;
+  const float one = 1.0f;
   const auto gemm = [&](int m, long long nc, int kc, const float* a, int lda, long long sa,
                         const float* b, int ldb, long long sb, float beta, float* c, int ldc,
                         long long sc, int batch) {
