@@ -5,11 +5,14 @@
 # encircled energy of the CLI's check case, compute-sanitizer on a train, then the
 # throughput and single-PSF latency of a Lyot and a vortex coronagraph beside the CPU's.
 # Figures: float32, N = 128, K = 64 at 0.5 lambda/D, B = 4096 frames to host, random
-# Zernikes; medians of /timings/total over the repeats after the first.
+# Zernikes; medians of /timings/total over the repeats after the first. Given a baseline
+# psfsim (an earlier commit's CUDA build, carried), the trains' GPU cases run with it too,
+# interleaved with the current build's.
 #
-#   bench/gpu-coronagraph.sh [build-dir]      (default build-gpu)
+#   bench/gpu-coronagraph.sh [build-dir] [baseline-psfsim]      (default build-gpu, none)
 set -u
 build=${1:-build-gpu}
+baseline=${2:-}
 out=${OUT:-$PWD/gpu-coronagraph-out}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -59,10 +62,10 @@ done
 median_total() {  # FILE: the median of /timings/total over the repeats after the first
   "$python" -c "import h5py, numpy as np, sys; t = h5py.File(sys.argv[1])['timings/total'][()]; print(np.median(t[1:] if t.size > 1 else t))" "$1"
 }
-run_case() {  # NAME BACKEND FRAMES REPEATS TRAIN...
+run_case() {  # NAME BACKEND FRAMES REPEATS TRAIN...   (EXE: the psfsim to run, default current)
   local name=$1 backend=$2 frames=$3 repeats=$4
   shift 4
-  "$psfsim" run --backend "$backend" --samples 128 --pixel-scale 0.5lod --crop 64 \
+  "${EXE:-$psfsim}" run --backend "$backend" --samples 128 --pixel-scale 0.5lod --crop 64 \
     --random "4-11,0.01,$frames,1" --repeat "$repeats" --chunk-frames "$frames" "$@" \
     --quiet --force -o "$scratch/$name.h5" || { echo "$name: FAILED"; status=1; return; }
   local t
@@ -73,11 +76,21 @@ run_case() {  # NAME BACKEND FRAMES REPEATS TRAIN...
 echo "== throughput and latency (float32, N = 128, K = 64)"
 lyot=(--coronagraph lyot:4 --lyot-stop 0.8)
 vortex=(--coronagraph vortex:6 --lyot-stop 0.95)
+fqpm=(--coronagraph fqpm --lyot-stop 0.95)
+for round in 1 2; do
+  if [ -n "$baseline" ]; then
+    EXE=$baseline run_case "baseline-vortex-B4096" cuda 4096 6 "${vortex[@]}"
+    EXE=$baseline run_case "baseline-fqpm-B4096" cuda 4096 6 "${fqpm[@]}"
+    EXE=$baseline run_case "baseline-vortex-B1" cuda 1 201 "${vortex[@]}"
+  fi
+  run_case gpu-vortex-B4096 cuda 4096 6 "${vortex[@]}"
+  run_case gpu-fqpm-B4096 cuda 4096 6 "${fqpm[@]}"
+  run_case gpu-vortex-B1 cuda 1 201 "${vortex[@]}"
+  [ -n "$baseline" ] || break
+done
 run_case gpu-lyot-B4096 cuda 4096 11 "${lyot[@]}"
-run_case gpu-vortex-B4096 cuda 4096 6 "${vortex[@]}"
 run_case gpu-plain-mft-B4096 cuda 4096 11 --propagation mft
 run_case gpu-lyot-B1 cuda 1 201 "${lyot[@]}"
-run_case gpu-vortex-B1 cuda 1 201 "${vortex[@]}"
 run_case cpu-lyot-B256 cpu 256 3 "${lyot[@]}"
 run_case cpu-vortex-B64 cpu 64 3 "${vortex[@]}"
 run_case cpu-lyot-B1 cpu 1 21 "${lyot[@]}"

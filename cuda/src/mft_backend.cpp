@@ -71,14 +71,12 @@ struct MftSchedule {
   }
 };
 
-// An optical train's work buffers per frame and channel (TrainStage): N x m, m x m, m x N and
-// N x N for its largest pass.
+// An optical train's work buffers per frame and channel (TrainStage's own count).
 std::size_t train_bytes_per_frame(const PsfPlan& plan, std::size_t complex_bytes) {
-  std::size_t m = 0;
-  for (const TrainStep& s : plan.train->channels.front().steps)
-    for (const MaskPass& p : s.passes) m = std::max<std::size_t>(m, p.points);
-  const std::size_t n = plan.samples;
-  return (2 * n * m + m * m + n * n) * complex_bytes;
+  const ChannelTrain& c = plan.train->channels.front();
+  return complex_bytes == sizeof(DeviceComplex<float>)
+             ? TrainStage<float>::bytes_per_frame(c, plan.samples)
+             : TrainStage<double>::bytes_per_frame(c, plan.samples);
 }
 
 MftSchedule choose_schedule(const PsfPlan& plan, std::size_t complex_bytes) {
@@ -228,7 +226,7 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
   }
   if (plan_.train)
     for (const ChannelTrain& c : plan_.train->channels)
-      trains_.emplace_back(c, n_, schedule_.piece_frames);
+      trains_.emplace_back(c, n_, schedule_.piece_frames, pipeline_.stream());
   if (schedule_.staged) {
     const std::size_t marks =
         4 * static_cast<std::size_t>(schedule_.split(plan_.max_batch).pieces()) + 1;

@@ -47,7 +47,83 @@ __global__ void scaled_copy_kernel(DeviceComplex<Real>* out, const DeviceComplex
   }
 }
 
+template <typename Real>
+__device__ DeviceComplex<Real> times(DeviceComplex<Real> a, DeviceComplex<Real> b) {
+  return {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
+}
+
+template <typename Real>
+__global__ void pad_twisted_kernel(DeviceComplex<Real>* padded, const DeviceComplex<Real>* field,
+                                   const DeviceComplex<Real>* __restrict__ v, int n, int m,
+                                   long long total) {
+  const long long mm = static_cast<long long>(m) * m;
+  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
+       i += static_cast<long long>(gridDim.x) * block_threads) {
+    const long long f = i / mm;
+    const int r = static_cast<int>((i - f * mm) / m), c = static_cast<int>(i % m);
+    DeviceComplex<Real> value{Real(0), Real(0)};
+    if (r < n && c < n) value = times<Real>(times<Real>(v[r], v[c]), field[(f * n + r) * n + c]);
+    padded[i] = value;
+  }
+}
+
+template <typename Real>
+__global__ void weight_conjugate_kernel(DeviceComplex<Real>* field,
+                                        const DeviceComplex<Real>* __restrict__ weights,
+                                        long long elements, long long total) {
+  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
+       i += static_cast<long long>(gridDim.x) * block_threads) {
+    const DeviceComplex<Real> z = times<Real>(field[i], weights[i % elements]);
+    field[i] = {z.x, -z.y};
+  }
+}
+
+template <typename Real>
+__global__ void crop_twisted_add_kernel(DeviceComplex<Real>* out, const DeviceComplex<Real>* padded,
+                                        const DeviceComplex<Real>* __restrict__ v, int n, int m,
+                                        long long total) {
+  const long long nn = static_cast<long long>(n) * n;
+  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
+       i += static_cast<long long>(gridDim.x) * block_threads) {
+    const long long f = i / nn;
+    const int r = static_cast<int>((i - f * nn) / n), c = static_cast<int>(i % n);
+    const DeviceComplex<Real> z =
+        times<Real>(times<Real>(v[r], v[c]), padded[(f * m + r) * static_cast<long long>(m) + c]);
+    out[i].x += z.x;
+    out[i].y -= z.y;
+  }
+}
+
 }  // namespace
+
+template <typename Real>
+void launch_pad_twisted(DeviceComplex<Real>* padded, const DeviceComplex<Real>* field,
+                        const DeviceComplex<Real>* v, int n, int m, int frames,
+                        cudaStream_t stream) {
+  const long long total = static_cast<long long>(m) * m * frames;
+  pad_twisted_kernel<Real>
+      <<<blocks_for(total), block_threads, 0, stream>>>(padded, field, v, n, m, total);
+  PSFSIM_CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename Real>
+void launch_weight_conjugate(DeviceComplex<Real>* field, const DeviceComplex<Real>* weights,
+                             long long elements, int frames, cudaStream_t stream) {
+  const long long total = elements * frames;
+  weight_conjugate_kernel<Real>
+      <<<blocks_for(total), block_threads, 0, stream>>>(field, weights, elements, total);
+  PSFSIM_CUDA_CHECK(cudaGetLastError());
+}
+
+template <typename Real>
+void launch_crop_twisted_add(DeviceComplex<Real>* out, const DeviceComplex<Real>* padded,
+                             const DeviceComplex<Real>* v, int n, int m, int frames,
+                             cudaStream_t stream) {
+  const long long total = static_cast<long long>(n) * n * frames;
+  crop_twisted_add_kernel<Real>
+      <<<blocks_for(total), block_threads, 0, stream>>>(out, padded, v, n, m, total);
+  PSFSIM_CUDA_CHECK(cudaGetLastError());
+}
 
 template <typename Real>
 void launch_multiply_real(DeviceComplex<Real>* field, const Real* mask, long long elements,
@@ -81,5 +157,16 @@ template void launch_multiply_complex<double>(double2*, const double2*, long lon
                                               cudaStream_t);
 template void launch_scaled_copy<float>(float2*, const float2*, float, long long, cudaStream_t);
 template void launch_scaled_copy<double>(double2*, const double2*, double, long long, cudaStream_t);
+template void launch_pad_twisted<float>(float2*, const float2*, const float2*, int, int, int,
+                                        cudaStream_t);
+template void launch_pad_twisted<double>(double2*, const double2*, const double2*, int, int, int,
+                                         cudaStream_t);
+template void launch_weight_conjugate<float>(float2*, const float2*, long long, int, cudaStream_t);
+template void launch_weight_conjugate<double>(double2*, const double2*, long long, int,
+                                              cudaStream_t);
+template void launch_crop_twisted_add<float>(float2*, const float2*, const float2*, int, int, int,
+                                             cudaStream_t);
+template void launch_crop_twisted_add<double>(double2*, const double2*, const double2*, int, int,
+                                              int, cudaStream_t);
 
 }  // namespace psfsim::cuda

@@ -145,6 +145,23 @@ TrainStep full_plane_step(const FocalMask& mask, const std::vector<double>& x, d
   return s;
 }
 
+// V of A = U F V (MaskPass::twist) where the pass's forward matrix has that structure to
+// within rounding, checked entry by entry; empty where it does not. With v_0 = 1, u_q is
+// A[q][0] and v_i is A[0][i] / A[0][0].
+std::vector<Complex128> periodic_twist(const MaskPass& p, std::size_t n) {
+  const std::size_t m = p.points;
+  if (m < n || p.forward.size() != m * n) return {};
+  const auto& a = p.forward;
+  std::vector<Complex128> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = a[i] / a[0];
+  for (std::size_t q = 0; q < m; ++q)
+    for (std::size_t i = 0; i < n; ++i) {
+      const double turns = static_cast<double>((q * i) % m) / static_cast<double>(m);
+      if (std::abs(a[q * n + i] - a[q * n] * mft_phasor(turns) * v[i]) > 1e-11) return {};
+    }
+  return v;
+}
+
 // The angular spectrum (angular_spectrum_grid.hpp, the one transfer function and range check)
 // as a pass: the DFT of the field zero-padded to 2N, the transfer function, the inverse DFT
 // cropped back to N.
@@ -341,6 +358,9 @@ std::shared_ptr<const TrainPlan> make_train_plan(const OpticalTrain& train,
         hi = n;
       }
     }
+    for (TrainStep& s : channel.steps)
+      for (MaskPass& pass : s.passes)
+        pass.twist = periodic_twist(pass, static_cast<std::size_t>(n));
     plan->support_lo = lo;
     plan->support_hi = std::max(lo, hi);
     ChannelTrain unmasked;

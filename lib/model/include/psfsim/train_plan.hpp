@@ -33,6 +33,13 @@ struct MaskPass {
   std::vector<Complex128> forward;  // A, m x N, row-major
   std::vector<Complex128> inverse;  // B = A^H, N x m, row-major
   std::vector<Complex128> weights;  // G, m x m, row-major
+  // Where the pass's window is exactly one period of the field's spectrum (m dtheta dxi = 1,
+  // m >= N), A = U F V: F the m-point DFT, U and V diagonal phases. U cancels against
+  // B = A^H, so the pass is V* [F^H (G .* F (V P V) F^T) conj(F)]_{N x N} V*: FFTs of the
+  // field zero-padded to m x m, cropped back. `twist` holds V's N entries; it is empty for a
+  // pass without that structure, which the backends compute by the matrices.
+  std::vector<Complex128> twist;
+  [[nodiscard]] bool periodic() const noexcept { return !twist.empty(); }
 };
 
 // A distance is a pass too: its matrices are the DFT of the field zero-padded to 2N x 2N and
