@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <span>
 
 #include "psfsim/angular_spectrum_grid.hpp"
 #include "psfsim/aperture_geometry.hpp"
@@ -23,20 +24,36 @@ constexpr double pi = std::numbers::pi;
 // samples `spacing` over [-half, half] and keeps the ring between the window it takes over
 // from the coarser pass and the one it hands to the finer. The outermost samples one period
 // of the sampled pupil's spectrum, as an FFT padded four times would; the finer ones resolve
-// the mask's centre, where a vortex's phase turns fastest. The spacings and radii were chosen
-// against brute-force FFTs padded 32 times (docs/coronagraphy.md gives the accuracy).
+// the mask's centre, where a vortex's phase turns fastest: at radius r a charge l turns once
+// in 2 pi r / l lambda/D, so the spacing halves towards the centre. The spacings and radii
+// were chosen against brute-force FFTs padded 32 times, and against the same passes twice as
+// fine (docs/coronagraphy.md gives the accuracy).
 struct PassDesign {
   double spacing;
   double half;   // 0: the whole period
   double cut;    // the window handed to the finer pass: 1 inside cut - width/2
   double width;  // ... 0 outside cut + width/2
 };
-constexpr PassDesign full_plane_passes[] = {
+constexpr PassDesign vortex_passes[] = {
+    {0.25, 0.0, 8.0, 4.0},
+    {1.0 / 8.0, 10.5, 2.0, 1.0},
+    {1.0 / 16.0, 2.5, 0.6, 0.4},
+    {1.0 / 128.0, 0.85, 0.0, 0.0},
+};
+// Four quadrants turn nowhere faster at the centre, but their edges run through every
+// radius: 1/16 lambda/D out to where the outermost pass takes over, which the vortex's
+// 1/8 there would make 1.5 times less accurate.
+constexpr PassDesign four_quadrant_passes[] = {
     {0.25, 0.0, 8.0, 4.0},
     {1.0 / 16.0, 10.5, 0.6, 0.4},
     {1.0 / 128.0, 0.85, 0.0, 0.0},
 };
-// The outermost pass must hold the middle one's window: a period of at least this many lambda/D.
+std::span<const PassDesign> full_plane_passes(FocalMask::Kind kind) {
+  if (kind == FocalMask::Kind::vortex) return vortex_passes;
+  return four_quadrant_passes;
+}
+// The outermost pass must hold the second one's window: a period of at least this many
+// lambda/D.
 constexpr double min_full_plane_period = 2 * 10.5;
 
 // 1 inside cut - width/2, 0 outside cut + width/2, a raised cosine between.
@@ -121,7 +138,7 @@ TrainStep full_plane_step(const FocalMask& mask, const std::vector<double>& x, d
   s.kind = TrainStep::Kind::mask;
   s.keep = 0.0;
   double outer_cut = -1.0, outer_width = 0.0;  // the first pass has no outer window
-  for (const PassDesign& d : full_plane_passes) {
+  for (const PassDesign& d : full_plane_passes(mask.kind)) {
     int m;
     double centre;
     if (d.half == 0.0) {
@@ -240,7 +257,7 @@ std::string train_sampling_text(const OpticalTrain& train, int samples) {
                 " lambda/D apart";
       } else {
         line += "MFT passes at";
-        for (const PassDesign& d : full_plane_passes)
+        for (const PassDesign& d : full_plane_passes(m->kind))
           line += " " + format_number(d.spacing) + " lambda/D" +
                   (d.half == 0.0 ? " (one period, " + std::to_string(samples) + " lambda/D)"
                                  : " (to " + format_number(d.half) + ")") +
