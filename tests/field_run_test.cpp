@@ -29,15 +29,6 @@ H5Snapshot run_ok(const std::string& dir, const std::string& name, const std::st
   return read_h5(out);
 }
 
-double relative_l2(const std::vector<double>& a, const std::vector<double>& b) {
-  double num = 0.0, den = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    num += (a[i] - b[i]) * (a[i] - b[i]);
-    den += b[i] * b[i];
-  }
-  return std::sqrt(num / den);
-}
-
 std::string number(double v) {
   char text[40];
   std::snprintf(text, sizeof text, "%.17g", v);

@@ -64,15 +64,6 @@ std::vector<double> frame_of(const std::string& backend, const PsfPlan& plan,
   return out;
 }
 
-double rel_l2(const std::vector<double>& a, const std::vector<double>& b) {
-  double d = 0.0, s = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    d += (a[i] - b[i]) * (a[i] - b[i]);
-    s += b[i] * b[i];
-  }
-  return std::sqrt(d / s);
-}
-
 FocalMask vortex(int charge) {
   FocalMask m;
   m.kind = FocalMask::Kind::vortex;
@@ -145,7 +136,7 @@ TEST_P(TrainPeriodicPassBackends, FftsEqualTheMatrices) {
     const Aberration& terms = spec.frames.front();
     const std::vector<double> a = frame_of(backend, with_fft, terms);
     const std::vector<double> b = frame_of(backend, with_products, terms);
-    EXPECT_LE(rel_l2(a, b), backend_tolerance(precision)) << t.name;
+    EXPECT_LE(relative_l2(a, b), backend_tolerance(precision)) << t.name;
   }
 }
 

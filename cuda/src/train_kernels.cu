@@ -94,60 +94,53 @@ __global__ void crop_twisted_add_kernel(DeviceComplex<Real>* out, const DeviceCo
   }
 }
 
+// One grid-stride launch over `total` values, the kernel's last argument, checked.
+template <typename... Params, typename... Args>
+void launch_over(void (*kernel)(Params...), long long total, cudaStream_t stream, Args... args) {
+  kernel<<<blocks_for(total), block_threads, 0, stream>>>(args..., total);
+  PSFSIM_CUDA_CHECK(cudaGetLastError());
+}
+
 }  // namespace
 
 template <typename Real>
 void launch_pad_twisted(DeviceComplex<Real>* padded, const DeviceComplex<Real>* field,
                         const DeviceComplex<Real>* v, int n, int m, int frames,
                         cudaStream_t stream) {
-  const long long total = static_cast<long long>(m) * m * frames;
-  pad_twisted_kernel<Real>
-      <<<blocks_for(total), block_threads, 0, stream>>>(padded, field, v, n, m, total);
-  PSFSIM_CUDA_CHECK(cudaGetLastError());
+  launch_over(pad_twisted_kernel<Real>, static_cast<long long>(m) * m * frames, stream, padded,
+              field, v, n, m);
 }
 
 template <typename Real>
 void launch_weight_conjugate(DeviceComplex<Real>* field, const DeviceComplex<Real>* weights,
                              long long elements, int frames, cudaStream_t stream) {
-  const long long total = elements * frames;
-  weight_conjugate_kernel<Real>
-      <<<blocks_for(total), block_threads, 0, stream>>>(field, weights, elements, total);
-  PSFSIM_CUDA_CHECK(cudaGetLastError());
+  launch_over(weight_conjugate_kernel<Real>, elements * frames, stream, field, weights, elements);
 }
 
 template <typename Real>
 void launch_crop_twisted_add(DeviceComplex<Real>* out, const DeviceComplex<Real>* padded,
                              const DeviceComplex<Real>* v, int n, int m, int frames,
                              cudaStream_t stream) {
-  const long long total = static_cast<long long>(n) * n * frames;
-  crop_twisted_add_kernel<Real>
-      <<<blocks_for(total), block_threads, 0, stream>>>(out, padded, v, n, m, total);
-  PSFSIM_CUDA_CHECK(cudaGetLastError());
+  launch_over(crop_twisted_add_kernel<Real>, static_cast<long long>(n) * n * frames, stream, out,
+              padded, v, n, m);
 }
 
 template <typename Real>
 void launch_multiply_real(DeviceComplex<Real>* field, const Real* mask, long long elements,
                           int frames, cudaStream_t stream) {
-  const long long total = elements * frames;
-  multiply_real_kernel<Real>
-      <<<blocks_for(total), block_threads, 0, stream>>>(field, mask, elements, total);
-  PSFSIM_CUDA_CHECK(cudaGetLastError());
+  launch_over(multiply_real_kernel<Real>, elements * frames, stream, field, mask, elements);
 }
 
 template <typename Real>
 void launch_multiply_complex(DeviceComplex<Real>* field, const DeviceComplex<Real>* weights,
                              long long elements, int frames, cudaStream_t stream) {
-  const long long total = elements * frames;
-  multiply_complex_kernel<Real>
-      <<<blocks_for(total), block_threads, 0, stream>>>(field, weights, elements, total);
-  PSFSIM_CUDA_CHECK(cudaGetLastError());
+  launch_over(multiply_complex_kernel<Real>, elements * frames, stream, field, weights, elements);
 }
 
 template <typename Real>
 void launch_scaled_copy(DeviceComplex<Real>* out, const DeviceComplex<Real>* in, Real keep,
                         long long total, cudaStream_t stream) {
-  scaled_copy_kernel<Real><<<blocks_for(total), block_threads, 0, stream>>>(out, in, keep, total);
-  PSFSIM_CUDA_CHECK(cudaGetLastError());
+  launch_over(scaled_copy_kernel<Real>, total, stream, out, in, keep);
 }
 
 template void launch_multiply_real<float>(float2*, const float*, long long, int, cudaStream_t);
