@@ -91,10 +91,12 @@ for round in 1 2; do
   if [ -n "$baseline" ]; then
     EXE=$baseline run_case "baseline-vortex-B4096" cuda 4096 6 "${vortex[@]}"
     EXE=$baseline run_case "baseline-fqpm-B4096" cuda 4096 6 "${fqpm[@]}"
+    EXE=$baseline run_case "baseline-vortex-B16" cuda 16 101 "${vortex[@]}"
     EXE=$baseline run_case "baseline-vortex-B1" cuda 1 201 "${vortex[@]}"
   fi
   run_case gpu-vortex-B4096 cuda 4096 6 "${vortex[@]}"
   run_case gpu-fqpm-B4096 cuda 4096 6 "${fqpm[@]}"
+  run_case gpu-vortex-B16 cuda 16 101 "${vortex[@]}"
   run_case gpu-vortex-B1 cuda 1 201 "${vortex[@]}"
   [ -n "$baseline" ] || break
 done

@@ -28,6 +28,8 @@ CASES = {
              "4,0.02"],
     "vortex": ["--coronagraph", "vortex:6", "--lyot-stop", "0.95"],
     "fqpm": ["--coronagraph", "fqpm", "--lyot-stop", "0.95"],
+    # More frames than the GPU runs a mask's passes side by side for: one after another.
+    "vortex-40-frames": ["--coronagraph", "vortex:6", "--lyot-stop", "0.95"],
     "map": ["--coronagraph", f"map:{os.path.join(work, 'mask.npy')},0.1", "--lyot-stop", "0.9"],
     "distance": ["--plane", "distance:5mm", "--plane", "focal:lyot:2", "--plane", "pupil:0.9",
                  "--diameter", "10mm", "--wavelength", "1um", "--pixel-scale", "0.5lod"],
@@ -36,6 +38,7 @@ CASES = {
 }
 COMMON = ["--samples", "64", "--crop", "48", "--vary", "Z7,0,0.02,3", "--metrics",
           "contrast,throughput,strehl", "--contrast-radii", "3,5,8"]
+FRAMES = {"vortex-40-frames": "Z7,0,0.02,40"}  # in place of COMMON's --vary
 failures = []
 
 
@@ -44,8 +47,11 @@ def frames(name, backend, precision):
     args = CASES[name]
     if "--pixel-scale" not in args:
         args = args + ["--pixel-scale", "0.25lod"]
+    common = list(COMMON)
+    if name in FRAMES:
+        common[common.index("--vary") + 1] = FRAMES[name]
     subprocess.run([psfsim, "run", "--backend", backend, "--precision", precision, "--force",
-                    "--quiet", "-o", out, *COMMON, *args], check=True)
+                    "--quiet", "-o", out, *common, *args], check=True)
     with h5py.File(out, "r") as f:
         return (f["psf"][...].astype(float),
                 {k: f["metrics"][k][...].astype(float) for k in f["metrics"]})

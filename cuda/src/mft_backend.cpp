@@ -254,7 +254,7 @@ void MftBackend<Real>::require_memory() const {
   if (!schedule_.direct_write) needed += call_slots * batch * pixels() * sizeof(Real);
   if (plan_.train)
     for (const ChannelTrain& c : plan_.train->channels)
-      needed += TrainStage<Real>::constant_bytes(c, n_) +
+      needed += TrainStage<Real>::constant_bytes(c, n_, schedule_.piece_frames) +
                 pieces * TrainStage<Real>::bytes_per_frame(c, n_);
   if (plan_.metrics.column(Metric::ee) != nullptr)
     needed += DeviceEncircledEnergy<Real>::device_bytes(plan_, false);

@@ -1,6 +1,7 @@
 #include "train_stage.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "cuda_check.hpp"
 #include "train_kernels.hpp"
@@ -8,18 +9,44 @@
 namespace psfsim::cuda {
 namespace {
 
-// The largest pass computed by products, and the largest by FFTs.
+constexpr std::size_t every_lane = std::numeric_limits<std::size_t>::max();
+
+// The largest pass computed by products, and the largest by FFTs, of those at place `lane`
+// among their mask's passes (every_lane: of all).
 struct PassSizes {
   std::size_t matrices = 0, periodic = 0;
+  [[nodiscard]] std::size_t focal() const { return std::max(matrices, periodic); }
 };
-PassSizes largest_passes(const ChannelTrain& channel) {
+PassSizes largest_passes(const ChannelTrain& channel, std::size_t lane = every_lane) {
   PassSizes sizes;
   for (const TrainStep& s : channel.steps)
-    for (const MaskPass& p : s.passes) {
+    for (std::size_t i = 0; i < s.passes.size(); ++i) {
+      if (lane != every_lane && i != lane) continue;
+      const MaskPass& p = s.passes[i];
       std::size_t& m = p.periodic() ? sizes.periodic : sizes.matrices;
       m = std::max<std::size_t>(m, p.points);
     }
   return sizes;
+}
+
+std::size_t most_passes(const ChannelTrain& channel) {
+  std::size_t most = 0;
+  for (const TrainStep& s : channel.steps) most = std::max(most, s.passes.size());
+  return most;
+}
+
+// The lanes a stage of `frames` frames runs its masks' passes on.
+std::size_t lanes_for(const ChannelTrain& channel, int frames) {
+  return frames <= side_by_side_frames ? std::max<std::size_t>(most_passes(channel), 1) : 1;
+}
+
+// A side lane's work buffers per frame, in complex values: rows, focal plane, back.
+struct LaneElements {
+  std::size_t rows = 0, focal = 0, back = 0;
+};
+LaneElements side_lane_elements(const ChannelTrain& channel, std::size_t lane, std::size_t n) {
+  const PassSizes m = largest_passes(channel, lane);
+  return {n * m.matrices, m.focal() * m.focal(), m.matrices * n};
 }
 
 template <typename T>
@@ -47,12 +74,12 @@ template <typename Real>
 std::size_t TrainStage<Real>::bytes_per_frame(const ChannelTrain& channel, int samples) {
   const std::size_t n = samples;
   const PassSizes m = largest_passes(channel);
-  const std::size_t focal = std::max(m.matrices, m.periodic);
-  return (2 * n * m.matrices + focal * focal + n * n + m.periodic * m.periodic) * sizeof(Complex);
+  return (2 * n * m.matrices + m.focal() * m.focal() + n * n + m.periodic * m.periodic) *
+         sizeof(Complex);
 }
 
 template <typename Real>
-std::size_t TrainStage<Real>::constant_bytes(const ChannelTrain& channel, int samples) {
+std::size_t TrainStage<Real>::constant_bytes(const ChannelTrain& channel, int samples, int frames) {
   std::size_t bytes = 0;
   const std::size_t n = samples;
   for (const TrainStep& s : channel.steps) {
@@ -62,13 +89,35 @@ std::size_t TrainStage<Real>::constant_bytes(const ChannelTrain& channel, int sa
       bytes += (p.periodic() ? n + m * m : 2 * n * m + m * m) * sizeof(Complex);
     }
   }
+  for (std::size_t lane = 1; lane < lanes_for(channel, frames); ++lane) {
+    const LaneElements e = side_lane_elements(channel, lane, n);
+    const std::size_t fft_work = largest_passes(channel, lane).periodic;
+    bytes += BlasHandle::workspace_bytes + static_cast<std::size_t>(frames) *
+                                               (e.rows + e.focal + e.back + fft_work * fft_work) *
+                                               sizeof(Complex);
+  }
   return bytes;
+}
+
+template <typename Real>
+TrainStage<Real>::SideLane::SideLane(std::size_t rows, std::size_t focal, std::size_t back)
+    : blas(stream.get()), rows(rows), focal(focal), back(back) {
+  // As the backend's own padded fields: a periodic pass's stale ones are initialised too.
+  PSFSIM_CUDA_CHECK(cudaMemsetAsync(this->focal.data(), 0, this->focal.bytes(), stream.get()));
+  PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
 }
 
 template <typename Real>
 TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples, int frames,
                              cudaStream_t stream)
     : samples_(samples) {
+  const std::size_t n = samples, f = frames;
+  const std::size_t lanes = lanes_for(channel, frames);
+  for (std::size_t lane = 1; lane < lanes; ++lane) {
+    const LaneElements e = side_lane_elements(channel, lane, n);
+    side_lanes_.push_back(std::make_unique<SideLane>(f * e.rows, f * e.focal, f * e.back));
+  }
+  if (lanes > 1) fork_ = std::make_unique<Fork>();
   const Precision precision =
       sizeof(Real) == sizeof(float) ? Precision::single : Precision::double_;
   for (const TrainStep& s : channel.steps) {
@@ -82,10 +131,12 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples, int frame
     for (const MaskPass& p : s.passes) {
       Pass pass;
       pass.points = p.points;
+      pass.lane = lanes > 1 ? step.passes.size() : 0;
       pass.weights = uploaded(rounded<Complex>(p.weights));
       if (p.periodic()) {
         pass.twist = uploaded(rounded<Complex>(p.twist));
-        pass.fft = std::make_unique<FftPlan>(FftShape{p.points, frames}, precision, stream);
+        const cudaStream_t on = pass.lane == 0 ? stream : side_lanes_[pass.lane - 1]->stream.get();
+        pass.fft = std::make_unique<FftPlan>(FftShape{p.points, frames}, precision, on);
       } else {
         pass.forward = uploaded(rounded<Complex>(p.forward));
         pass.inverse = uploaded(rounded<Complex>(p.inverse));
@@ -94,12 +145,10 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples, int frame
     }
     steps_.push_back(std::move(step));
   }
-  const std::size_t n = samples, f = frames;
   const PassSizes m = largest_passes(channel);
-  const std::size_t focal = std::max(m.matrices, m.periodic);
-  if (focal > 0) {
+  if (m.focal() > 0) {
     rows_ = DeviceBuffer<Complex>(f * n * m.matrices);
-    focal_ = DeviceBuffer<Complex>(f * focal * focal);
+    focal_ = DeviceBuffer<Complex>(f * m.focal() * m.focal());
     back_ = DeviceBuffer<Complex>(f * m.matrices * n);
     out_ = DeviceBuffer<Complex>(f * n * n);
     // A periodic pass transforms every frame's padded field, the stale ones of a short call
@@ -108,13 +157,14 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples, int frame
   }
 }
 
-// In cuBLAS's column-major terms a row-major R x C matrix is the C x R of its transpose; per
-// frame, with A the pass's m x N forward matrix and B = A^H its N x m inverse:
-//   rows = P A^T (N x m)     as rows^T = A P^T, one product over the frames side by side;
-//   F = A rows (m x m)       as F^T = rows^T A^T, batched over the frames;
-//   F .*= G
-//   back = F B^T (m x N)     as back^T = B F^T, batched;
-//   L += B back (N x N)      as L^T = back^T B^T, batched, accumulating.
+template <typename Real>
+typename TrainStage<Real>::Lane TrainStage<Real>::lane(std::size_t index, const BlasHandle& blas,
+                                                       cudaStream_t stream) const {
+  if (index == 0) return {&blas, stream, rows_.data(), focal_.data(), back_.data()};
+  SideLane& side = *side_lanes_[index - 1];
+  return {&side.blas, side.stream.get(), side.rows.data(), side.focal.data(), side.back.data()};
+}
+
 template <typename Real>
 void TrainStage<Real>::issue(const BlasHandle& blas, Complex* fields, int count,
                              cudaStream_t stream) const {
@@ -125,14 +175,36 @@ void TrainStage<Real>::issue(const BlasHandle& blas, Complex* fields, int count,
       continue;
     }
     launch_scaled_copy<Real>(out_.data(), fields, s.keep, n2 * count, stream);
-    for (const Pass& p : s.passes) {
-      if (p.fft) issue_periodic(p, fields, count, stream);
-      else issue_matrices(blas, p, fields, count, stream);
-    }
+    issue_mask(s, blas, fields, count, stream);
     PSFSIM_CUDA_CHECK(cudaMemcpyAsync(fields, out_.data(),
                                       static_cast<std::size_t>(n2 * count) * sizeof(Complex),
                                       cudaMemcpyDeviceToDevice, stream));
   }
+}
+
+// Each pass's transform on its lane once the sum's start is in out_; its share then after
+// the previous pass's, each lane's `done` event marking it; the backend's stream waits on
+// every lane that ran.
+template <typename Real>
+void TrainStage<Real>::issue_mask(const Step& s, const BlasHandle& blas, const Complex* fields,
+                                  int count, cudaStream_t stream) const {
+  const bool side_by_side = s.passes.size() > 1 && !side_lanes_.empty();
+  if (side_by_side) PSFSIM_CUDA_CHECK(cudaEventRecord(fork_->forked.get(), stream));
+  const Event* previous = nullptr;
+  for (const Pass& p : s.passes) {
+    const Lane at = lane(p.lane, blas, stream);
+    if (p.lane > 0) PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(at.stream, fork_->forked.get(), 0));
+    issue_transform(p, at, fields, count);
+    if (previous != nullptr) PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(at.stream, previous->get(), 0));
+    issue_share(p, at, count);
+    if (side_by_side) {
+      previous = p.lane == 0 ? &fork_->first_done : &side_lanes_[p.lane - 1]->done;
+      PSFSIM_CUDA_CHECK(cudaEventRecord(previous->get(), at.stream));
+    }
+  }
+  if (side_by_side)
+    for (std::size_t i = 1; i < s.passes.size(); ++i)
+      PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(stream, side_lanes_[i - 1]->done.get(), 0));
 }
 
 // In cuBLAS's column-major terms a row-major R x C matrix is the C x R of its transpose; per
@@ -141,38 +213,43 @@ void TrainStage<Real>::issue(const BlasHandle& blas, Complex* fields, int count,
 //   F = A rows (m x m)       as F^T = rows^T A^T, batched over the frames;
 //   F .*= G
 //   back = F B^T (m x N)     as back^T = B F^T, batched;
-//   L += B back (N x N)      as L^T = back^T B^T, batched, accumulating.
+//   L += B back (N x N)      as L^T = back^T B^T, batched, accumulating (issue_share).
+// A periodic pass is L += V* conj(F conj(G .* F (V P V) F) F) V* (MaskPass::twist): forward
+// transforms only, the inverse by conjugation, in place on the padded fields.
 template <typename Real>
-void TrainStage<Real>::issue_matrices(const BlasHandle& blas, const Pass& p, const Complex* fields,
-                                      int count, cudaStream_t stream) const {
+void TrainStage<Real>::issue_transform(const Pass& p, const Lane& at, const Complex* fields,
+                                       int count) const {
   const int n = samples_, m = p.points;
-  const long long n2 = static_cast<long long>(n) * n;
   const long long nm = static_cast<long long>(n) * m;
   const long long mm = static_cast<long long>(m) * m;
+  if (p.fft) {
+    launch_pad_twisted<Real>(at.focal, fields, p.twist.data(), n, m, count, at.stream);
+    p.fft->forward(at.focal, at.focal);
+    launch_weight_conjugate<Real>(at.focal, p.weights.data(), mm, count, at.stream);
+    p.fft->forward(at.focal, at.focal);
+    return;
+  }
+  const BlasHandle& blas = *at.blas;
   gemm_strided_batched<Real>(blas, m, count * n, n, {p.forward.data(), n, 0, true},
-                             {fields, n, 0, false}, rows_.data(), m, 0, 1);
-  gemm_strided_batched<Real>(blas, m, m, n, {rows_.data(), m, nm, false},
-                             {p.forward.data(), n, 0, false}, focal_.data(), m, mm, count);
-  launch_multiply_complex<Real>(focal_.data(), p.weights.data(), mm, count, stream);
+                             {fields, n, 0, false}, at.rows, m, 0, 1);
+  gemm_strided_batched<Real>(blas, m, m, n, {at.rows, m, nm, false},
+                             {p.forward.data(), n, 0, false}, at.focal, m, mm, count);
+  launch_multiply_complex<Real>(at.focal, p.weights.data(), mm, count, at.stream);
   gemm_strided_batched<Real>(blas, n, m, m, {p.inverse.data(), m, 0, true},
-                             {focal_.data(), m, mm, false}, back_.data(), n, nm, count);
-  gemm_strided_batched<Real>(blas, n, n, m, {back_.data(), n, nm, false},
-                             {p.inverse.data(), m, 0, false}, out_.data(), n, n2, count,
-                             ComplexProduct::four_real, true);
+                             {at.focal, m, mm, false}, at.back, n, nm, count);
 }
 
-// L += V* conj(F conj(G .* F (V P V) F) F) V* (MaskPass::twist): forward transforms only, the
-// inverse by conjugation, in place on the padded fields.
 template <typename Real>
-void TrainStage<Real>::issue_periodic(const Pass& p, const Complex* fields, int count,
-                                      cudaStream_t stream) const {
+void TrainStage<Real>::issue_share(const Pass& p, const Lane& at, int count) const {
   const int n = samples_, m = p.points;
-  launch_pad_twisted<Real>(focal_.data(), fields, p.twist.data(), n, m, count, stream);
-  p.fft->forward(focal_.data(), focal_.data());
-  launch_weight_conjugate<Real>(focal_.data(), p.weights.data(), static_cast<long long>(m) * m,
-                                count, stream);
-  p.fft->forward(focal_.data(), focal_.data());
-  launch_crop_twisted_add<Real>(out_.data(), focal_.data(), p.twist.data(), n, m, count, stream);
+  const long long n2 = static_cast<long long>(n) * n;
+  if (p.fft) {
+    launch_crop_twisted_add<Real>(out_.data(), at.focal, p.twist.data(), n, m, count, at.stream);
+    return;
+  }
+  gemm_strided_batched<Real>(*at.blas, n, n, m, {at.back, n, static_cast<long long>(n) * m, false},
+                             {p.inverse.data(), m, 0, false}, out_.data(), n, n2, count,
+                             ComplexProduct::four_real, true);
 }
 
 template class TrainStage<float>;

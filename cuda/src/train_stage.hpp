@@ -5,6 +5,13 @@
 // four strided-batched cuBLAS products over the piece's frames and one element-wise kernel,
 // or, over one whole period (MaskPass::periodic), two batched cuFFT transforms in place on
 // the field zero-padded to m x m.
+//
+// A mask's passes are independent until each adds its share to the sum. For a few frames a
+// pass's products occupy a fraction of the GPU and a call's time is the sum of its launches'
+// latencies, so there the passes run side by side: the first on the backend's stream, each
+// other on a lane of its own (stream, cuBLAS handle and work buffers), forked from and joined
+// back to the backend's stream, which a graph capture follows. The shares are still added in
+// the passes' order, so the result is the same either way.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -16,8 +23,12 @@
 #include "fft_plan.hpp"
 #include "mft_blas.hpp"
 #include "psfsim/train_plan.hpp"
+#include "stream_and_events.hpp"
 
 namespace psfsim::cuda {
+
+// Pieces of at most this many frames run a mask's passes side by side.
+inline constexpr int side_by_side_frames = 16;
 
 template <typename Real>
 class TrainStage {
@@ -26,11 +37,13 @@ class TrainStage {
   // Work buffers and transforms for `frames` frames at once, on `stream`.
   TrainStage(const ChannelTrain& channel, int samples, int frames, cudaStream_t stream);
 
-  // Device memory a stage of this train needs per frame of a piece (cuFFT's work area
-  // included, at most one more padded field), and in all for its matrices: for the backend's
-  // memory budget before any is allocated.
+  // Device memory a stage of this train needs per frame of a piece on the backend's stream
+  // (cuFFT's work area included, at most one more padded field), and in all beside that for
+  // `frames` frames: its matrices and the other lanes. For the backend's memory budget
+  // before any is allocated.
   [[nodiscard]] static std::size_t bytes_per_frame(const ChannelTrain& channel, int samples);
-  [[nodiscard]] static std::size_t constant_bytes(const ChannelTrain& channel, int samples);
+  [[nodiscard]] static std::size_t constant_bytes(const ChannelTrain& channel, int samples,
+                                                  int frames);
 
   // Queues the train on `fields` (count <= frames frames of N x N, contiguous) on the
   // handle's stream, the constructor's. A periodic pass transforms all `frames` padded fields
@@ -40,13 +53,25 @@ class TrainStage {
  private:
   struct Pass {
     int points = 0;
+    std::size_t lane = 0;  // its place among its mask's passes: the lane it runs on
     DeviceBuffer<Complex> forward, inverse, weights;
     DeviceBuffer<Complex> twist;  // periodic: V's N entries, and its transforms
     std::unique_ptr<FftPlan> fft;
   };
-  void issue_matrices(const BlasHandle& blas, const Pass& p, const Complex* fields, int count,
-                      cudaStream_t stream) const;
-  void issue_periodic(const Pass& p, const Complex* fields, int count, cudaStream_t stream) const;
+  // Where a pass runs, and the work buffers it uses there.
+  struct Lane {
+    const BlasHandle* blas = nullptr;
+    cudaStream_t stream = nullptr;
+    Complex *rows = nullptr, *focal = nullptr, *back = nullptr;
+  };
+  // A lane beside the backend's stream: its own stream, handle and buffers.
+  struct SideLane {
+    SideLane(std::size_t rows, std::size_t focal, std::size_t back);
+    Stream stream;
+    BlasHandle blas;
+    DeviceBuffer<Complex> rows, focal, back;
+    Event done{cudaEventDisableTiming};
+  };
   struct Step {
     bool stop = false;
     Real keep = 0;
@@ -54,9 +79,21 @@ class TrainStage {
     DeviceBuffer<Real> mask;
   };
 
+  [[nodiscard]] Lane lane(std::size_t index, const BlasHandle& blas, cudaStream_t stream) const;
+  void issue_mask(const Step& s, const BlasHandle& blas, const Complex* fields, int count,
+                  cudaStream_t stream) const;
+  // A pass up to its share of the sum, and the share added into out_.
+  void issue_transform(const Pass& p, const Lane& at, const Complex* fields, int count) const;
+  void issue_share(const Pass& p, const Lane& at, int count) const;
+
   int samples_;
   std::vector<Step> steps_;
-  DeviceBuffer<Complex> rows_, focal_, back_, out_;  // per frame: N x m, m x m, m x N, N x N
+  DeviceBuffer<Complex> rows_, focal_, back_, out_;    // per frame: N x m, m x m, m x N, N x N
+  std::vector<std::unique_ptr<SideLane>> side_lanes_;  // lanes 1, 2, ...: empty unless used
+  struct Fork {  // on the backend's stream: the sum's start is ready; lane 0's share is added
+    Event forked{cudaEventDisableTiming}, first_done{cudaEventDisableTiming};
+  };
+  std::unique_ptr<Fork> fork_;  // with side lanes only
 };
 
 }  // namespace psfsim::cuda

@@ -1,0 +1,99 @@
+// A mask of several passes runs them side by side on lanes of their own for pieces of at
+// most side_by_side_frames frames, and one after another on the backend's stream for larger
+// ones (cuda/src/train_stage.hpp). Both must give the CPU backend's frames: in one graph, in
+// the graph replayed over several calls, and issued directly (--stage-timing).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "psfsim/aberration_polynomial.hpp"
+#include "psfsim/builtin_backends.hpp"
+#include "psfsim/run_plan.hpp"
+#include "../test_support.hpp"
+#include "train_stage.hpp"
+
+namespace psfsim::test {
+namespace {
+
+using cuda::side_by_side_frames;
+
+constexpr int frames_in_all = 2 * side_by_side_frames + 4;
+
+RunSpec train_spec(FocalMask::Kind kind, int charge, Precision precision) {
+  Case c = make_case(48, 96, Grid::centered, Normalization::peak, 40);
+  RunSpec spec = spec_for("cuda", c, precision);
+  FocalMask mask;
+  mask.kind = kind;
+  mask.charge = charge;
+  spec.train.planes = {mask, PupilStop{0.95, 0.0, {}}};
+  return spec;
+}
+
+// Frame f: a defocus and a coma of their own, so that every frame differs.
+std::vector<AberrationPolynomial> phases() {
+  std::vector<AberrationPolynomial> out;
+  for (int f = 0; f < frames_in_all; ++f) {
+    Aberration terms;
+    terms.zernike = {{4, 0.01 * (f - 10)}, {7, 0.03 - 0.002 * f}};
+    out.push_back(compile_phase(terms, required_degree(terms)));
+  }
+  return out;
+}
+
+// Every frame of `phases`, in calls of `per_call` frames to one backend of `plan`.
+std::vector<double> computed(const std::string& backend, PsfPlan plan,
+                             const std::vector<AberrationPolynomial>& phases, int per_call) {
+  plan.max_batch = per_call;
+  auto b = builtin_backends().find(backend)->create(plan);
+  std::vector<double> all;
+  for (std::size_t first = 0; first < phases.size(); first += per_call) {
+    const std::vector<AberrationPolynomial> call(
+        phases.begin() + static_cast<long>(first),
+        phases.begin() + static_cast<long>(std::min(phases.size(), first + per_call)));
+    const std::vector<double> frames = widen(b->compute(call), plan);
+    all.insert(all.end(), frames.begin(), frames.end());
+  }
+  return all;
+}
+
+class CudaTrainLanes : public ::testing::TestWithParam<Precision> {};
+
+TEST_P(CudaTrainLanes, SideBySideAndInTurnGiveTheCpusFrames) {
+  SKIP_WITHOUT_CUDA();
+  const Precision precision = GetParam();
+  const std::vector<AberrationPolynomial> p = phases();
+  struct Mask {
+    std::string name;
+    FocalMask::Kind kind;
+    int charge;
+  };
+  for (const Mask& m : {Mask{"vortex6", FocalMask::Kind::vortex, 6},
+                        Mask{"fqpm", FocalMask::Kind::four_quadrant, 0}}) {
+    const PsfPlan plan = make_plan(train_spec(m.kind, m.charge, precision), 1);
+    ASSERT_GT(plan.train->channels.front().steps.front().passes.size(), 1u) << m.name;
+    const std::vector<double> cpu = computed("cpu", plan, p, frames_in_all);
+    struct Way {
+      std::string name;
+      int per_call;
+      bool staged;
+    };
+    for (const Way& w : {Way{"in turn, one call", frames_in_all, false},
+                         Way{"side by side, graph replayed", side_by_side_frames / 4, false},
+                         Way{"side by side, one frame a call", 1, false},
+                         Way{"side by side, issued directly", side_by_side_frames, true}}) {
+      PsfPlan staged = plan;
+      staged.stage_timing = w.staged;
+      const std::vector<double> gpu = computed("cuda", staged, p, w.per_call);
+      EXPECT_LE(relative_l2(gpu, cpu), backend_tolerance(precision)) << m.name << ", " << w.name;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Precisions, CudaTrainLanes,
+                         ::testing::Values(Precision::single, Precision::double_),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+}  // namespace
+}  // namespace psfsim::test
