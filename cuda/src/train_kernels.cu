@@ -38,12 +38,18 @@ __global__ void multiply_complex_kernel(DeviceComplex<Real>* field,
 }
 
 template <typename Real>
-__global__ void scaled_copy_kernel(DeviceComplex<Real>* out, const DeviceComplex<Real>* in,
-                                   Real keep, long long total) {
+__global__ void sum_shares_kernel(DeviceComplex<Real>* field, Real keep, Shares<Real> shares,
+                                  const Real* __restrict__ mask, long long elements,
+                                  long long total) {
   for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
        i += static_cast<long long>(gridDim.x) * block_threads) {
-    out[i].x = keep * in[i].x;
-    out[i].y = keep * in[i].y;
+    DeviceComplex<Real> sum{keep * field[i].x, keep * field[i].y};
+    for (int j = 0; j < shares.count; ++j) {
+      sum.x += shares.data[j][i].x;
+      sum.y += shares.data[j][i].y;
+    }
+    const Real m = mask != nullptr ? mask[i % elements] : Real(1);
+    field[i] = {sum.x * m, sum.y * m};
   }
 }
 
@@ -81,7 +87,7 @@ __global__ void weight_conjugate_kernel(DeviceComplex<Real>* field,
 template <typename Real>
 __global__ void crop_twisted_add_kernel(DeviceComplex<Real>* out, const DeviceComplex<Real>* padded,
                                         const DeviceComplex<Real>* __restrict__ v, int n, int m,
-                                        long long total) {
+                                        bool accumulate, long long total) {
   const long long nn = static_cast<long long>(n) * n;
   for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
        i += static_cast<long long>(gridDim.x) * block_threads) {
@@ -89,8 +95,8 @@ __global__ void crop_twisted_add_kernel(DeviceComplex<Real>* out, const DeviceCo
     const int r = static_cast<int>((i - f * nn) / n), c = static_cast<int>(i % n);
     const DeviceComplex<Real> z =
         times<Real>(times<Real>(v[r], v[c]), padded[(f * m + r) * static_cast<long long>(m) + c]);
-    out[i].x += z.x;
-    out[i].y -= z.y;
+    const DeviceComplex<Real> before = accumulate ? out[i] : DeviceComplex<Real>{Real(0), Real(0)};
+    out[i] = {before.x + z.x, before.y - z.y};
   }
 }
 
@@ -120,9 +126,9 @@ void launch_weight_conjugate(DeviceComplex<Real>* field, const DeviceComplex<Rea
 template <typename Real>
 void launch_crop_twisted_add(DeviceComplex<Real>* out, const DeviceComplex<Real>* padded,
                              const DeviceComplex<Real>* v, int n, int m, int frames,
-                             cudaStream_t stream) {
+                             bool accumulate, cudaStream_t stream) {
   launch_over(crop_twisted_add_kernel<Real>, static_cast<long long>(n) * n * frames, stream, out,
-              padded, v, n, m);
+              padded, v, n, m, accumulate);
 }
 
 template <typename Real>
@@ -138,9 +144,10 @@ void launch_multiply_complex(DeviceComplex<Real>* field, const DeviceComplex<Rea
 }
 
 template <typename Real>
-void launch_scaled_copy(DeviceComplex<Real>* out, const DeviceComplex<Real>* in, Real keep,
-                        long long total, cudaStream_t stream) {
-  launch_over(scaled_copy_kernel<Real>, total, stream, out, in, keep);
+void launch_sum_shares(DeviceComplex<Real>* field, Real keep, const Shares<Real>& shares,
+                       const Real* mask, long long elements, int frames, cudaStream_t stream) {
+  launch_over(sum_shares_kernel<Real>, elements * frames, stream, field, keep, shares, mask,
+              elements);
 }
 
 template void launch_multiply_real<float>(float2*, const float*, long long, int, cudaStream_t);
@@ -148,8 +155,10 @@ template void launch_multiply_real<double>(double2*, const double*, long long, i
 template void launch_multiply_complex<float>(float2*, const float2*, long long, int, cudaStream_t);
 template void launch_multiply_complex<double>(double2*, const double2*, long long, int,
                                               cudaStream_t);
-template void launch_scaled_copy<float>(float2*, const float2*, float, long long, cudaStream_t);
-template void launch_scaled_copy<double>(double2*, const double2*, double, long long, cudaStream_t);
+template void launch_sum_shares<float>(float2*, float, const Shares<float>&, const float*,
+                                       long long, int, cudaStream_t);
+template void launch_sum_shares<double>(double2*, double, const Shares<double>&, const double*,
+                                        long long, int, cudaStream_t);
 template void launch_pad_twisted<float>(float2*, const float2*, const float2*, int, int, int,
                                         cudaStream_t);
 template void launch_pad_twisted<double>(double2*, const double2*, const double2*, int, int, int,
@@ -158,8 +167,8 @@ template void launch_weight_conjugate<float>(float2*, const float2*, long long, 
 template void launch_weight_conjugate<double>(double2*, const double2*, long long, int,
                                               cudaStream_t);
 template void launch_crop_twisted_add<float>(float2*, const float2*, const float2*, int, int, int,
-                                             cudaStream_t);
+                                             bool, cudaStream_t);
 template void launch_crop_twisted_add<double>(double2*, const double2*, const double2*, int, int,
-                                              int, cudaStream_t);
+                                              int, bool, cudaStream_t);
 
 }  // namespace psfsim::cuda

@@ -1,6 +1,6 @@
 #pragma once
 // The element-wise steps of an optical train on the device (psfsim/train_plan.hpp): a stop's
-// mask, a pass's focal-plane weights and the start of a mask's sum, each over a piece's frames,
+// mask, a pass's focal-plane weights and the sum of a mask's shares, each over a piece's frames,
 // and the padding, weighting and crop around a periodic pass's FFTs.
 #include <cuda_runtime_api.h>
 
@@ -16,10 +16,20 @@ void launch_multiply_real(DeviceComplex<Real>* field, const Real* mask, long lon
 template <typename Real>
 void launch_multiply_complex(DeviceComplex<Real>* field, const DeviceComplex<Real>* weights,
                              long long elements, int frames, cudaStream_t stream);
-// out[i] = keep * in[i] over `total` values.
+
+// The most shares one sum adds: the most lanes a mask's passes run on.
+inline constexpr int max_shares = 8;
+// Where a mask's passes left their shares of the sum: count buffers laid out as the field.
 template <typename Real>
-void launch_scaled_copy(DeviceComplex<Real>* out, const DeviceComplex<Real>* in, Real keep,
-                        long long total, cudaStream_t stream);
+struct Shares {
+  const DeviceComplex<Real>* data[max_shares] = {};
+  int count = 0;
+};
+// field[f][i] = (keep field[f][i] + the shares' [f][i]) * mask[i], the mask of the stop that
+// follows (nullptr: none).
+template <typename Real>
+void launch_sum_shares(DeviceComplex<Real>* field, Real keep, const Shares<Real>& shares,
+                       const Real* mask, long long elements, int frames, cudaStream_t stream);
 
 // A periodic pass (MaskPass::twist), frame by frame, v the N entries of V:
 // padded[f] (m x m) = V field[f] V in its first N rows and columns, zero elsewhere;
@@ -32,10 +42,11 @@ void launch_pad_twisted(DeviceComplex<Real>* padded, const DeviceComplex<Real>* 
 template <typename Real>
 void launch_weight_conjugate(DeviceComplex<Real>* field, const DeviceComplex<Real>* weights,
                              long long elements, int frames, cudaStream_t stream);
-// out[f] (N x N) += conj(V padded[f] V) over the first N rows and columns.
+// out[f] (N x N) = conj(V padded[f] V) over the first N rows and columns, added to what out
+// holds where `accumulate`.
 template <typename Real>
 void launch_crop_twisted_add(DeviceComplex<Real>* out, const DeviceComplex<Real>* padded,
                              const DeviceComplex<Real>* v, int n, int m, int frames,
-                             cudaStream_t stream);
+                             bool accumulate, cudaStream_t stream);
 
 }  // namespace psfsim::cuda

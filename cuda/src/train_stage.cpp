@@ -11,17 +11,18 @@ namespace {
 
 constexpr std::size_t every_lane = std::numeric_limits<std::size_t>::max();
 
-// The largest pass computed by products, and the largest by FFTs, of those at place `lane`
-// among their mask's passes (every_lane: of all).
+// The largest pass computed by products, and the largest by FFTs, of those run on `lane` of
+// `lanes` (every_lane: of all).
 struct PassSizes {
   std::size_t matrices = 0, periodic = 0;
   [[nodiscard]] std::size_t focal() const { return std::max(matrices, periodic); }
 };
-PassSizes largest_passes(const ChannelTrain& channel, std::size_t lane = every_lane) {
+PassSizes largest_passes(const ChannelTrain& channel, std::size_t lane = every_lane,
+                         std::size_t lanes = 1) {
   PassSizes sizes;
   for (const TrainStep& s : channel.steps)
     for (std::size_t i = 0; i < s.passes.size(); ++i) {
-      if (lane != every_lane && i != lane) continue;
+      if (lane != every_lane && i % lanes != lane) continue;
       const MaskPass& p = s.passes[i];
       std::size_t& m = p.periodic() ? sizes.periodic : sizes.matrices;
       m = std::max<std::size_t>(m, p.points);
@@ -37,15 +38,17 @@ std::size_t most_passes(const ChannelTrain& channel) {
 
 // The lanes a stage of `frames` frames runs its masks' passes on.
 std::size_t lanes_for(const ChannelTrain& channel, int frames) {
-  return frames <= side_by_side_frames ? std::max<std::size_t>(most_passes(channel), 1) : 1;
+  if (frames > side_by_side_frames) return 1;
+  return std::clamp<std::size_t>(most_passes(channel), 1, max_shares);
 }
 
 // A side lane's work buffers per frame, in complex values: rows, focal plane, back.
 struct LaneElements {
   std::size_t rows = 0, focal = 0, back = 0;
 };
-LaneElements side_lane_elements(const ChannelTrain& channel, std::size_t lane, std::size_t n) {
-  const PassSizes m = largest_passes(channel, lane);
+LaneElements side_lane_elements(const ChannelTrain& channel, std::size_t lane, std::size_t lanes,
+                                std::size_t n) {
+  const PassSizes m = largest_passes(channel, lane, lanes);
   return {n * m.matrices, m.focal() * m.focal(), m.matrices * n};
 }
 
@@ -89,19 +92,21 @@ std::size_t TrainStage<Real>::constant_bytes(const ChannelTrain& channel, int sa
       bytes += (p.periodic() ? n + m * m : 2 * n * m + m * m) * sizeof(Complex);
     }
   }
-  for (std::size_t lane = 1; lane < lanes_for(channel, frames); ++lane) {
-    const LaneElements e = side_lane_elements(channel, lane, n);
-    const std::size_t fft_work = largest_passes(channel, lane).periodic;
-    bytes += BlasHandle::workspace_bytes + static_cast<std::size_t>(frames) *
-                                               (e.rows + e.focal + e.back + fft_work * fft_work) *
-                                               sizeof(Complex);
+  const std::size_t lanes = lanes_for(channel, frames);
+  for (std::size_t lane = 1; lane < lanes; ++lane) {
+    const LaneElements e = side_lane_elements(channel, lane, lanes, n);
+    const std::size_t fft_work = largest_passes(channel, lane, lanes).periodic;
+    bytes += BlasHandle::workspace_bytes +
+             static_cast<std::size_t>(frames) *
+                 (e.rows + e.focal + e.back + n * n + fft_work * fft_work) * sizeof(Complex);
   }
   return bytes;
 }
 
 template <typename Real>
-TrainStage<Real>::SideLane::SideLane(std::size_t rows, std::size_t focal, std::size_t back)
-    : blas(stream.get()), rows(rows), focal(focal), back(back) {
+TrainStage<Real>::SideLane::SideLane(std::size_t rows, std::size_t focal, std::size_t back,
+                                     std::size_t share)
+    : blas(stream.get()), rows(rows), focal(focal), back(back), share(share) {
   // As the backend's own padded fields: a periodic pass's stale ones are initialised too.
   PSFSIM_CUDA_CHECK(cudaMemsetAsync(this->focal.data(), 0, this->focal.bytes(), stream.get()));
   PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
@@ -114,10 +119,11 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples, int frame
   const std::size_t n = samples, f = frames;
   const std::size_t lanes = lanes_for(channel, frames);
   for (std::size_t lane = 1; lane < lanes; ++lane) {
-    const LaneElements e = side_lane_elements(channel, lane, n);
-    side_lanes_.push_back(std::make_unique<SideLane>(f * e.rows, f * e.focal, f * e.back));
+    const LaneElements e = side_lane_elements(channel, lane, lanes, n);
+    side_lanes_.push_back(
+        std::make_unique<SideLane>(f * e.rows, f * e.focal, f * e.back, f * n * n));
   }
-  if (lanes > 1) fork_ = std::make_unique<Fork>();
+  if (lanes > 1) forked_ = std::make_unique<Event>(cudaEventDisableTiming);
   const Precision precision =
       sizeof(Real) == sizeof(float) ? Precision::single : Precision::double_;
   for (const TrainStep& s : channel.steps) {
@@ -131,7 +137,7 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples, int frame
     for (const MaskPass& p : s.passes) {
       Pass pass;
       pass.points = p.points;
-      pass.lane = lanes > 1 ? step.passes.size() : 0;
+      pass.lane = step.passes.size() % lanes;
       pass.weights = uploaded(rounded<Complex>(p.weights));
       if (p.periodic()) {
         pass.twist = uploaded(rounded<Complex>(p.twist));
@@ -150,7 +156,7 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples, int frame
     rows_ = DeviceBuffer<Complex>(f * n * m.matrices);
     focal_ = DeviceBuffer<Complex>(f * m.focal() * m.focal());
     back_ = DeviceBuffer<Complex>(f * m.matrices * n);
-    out_ = DeviceBuffer<Complex>(f * n * n);
+    share_ = DeviceBuffer<Complex>(f * n * n);
     // A periodic pass transforms every frame's padded field, the stale ones of a short call
     // too: none is left uninitialised.
     PSFSIM_CUDA_CHECK(cudaMemset(focal_.data(), 0, focal_.bytes()));
@@ -160,51 +166,55 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples, int frame
 template <typename Real>
 typename TrainStage<Real>::Lane TrainStage<Real>::lane(std::size_t index, const BlasHandle& blas,
                                                        cudaStream_t stream) const {
-  if (index == 0) return {&blas, stream, rows_.data(), focal_.data(), back_.data()};
+  if (index == 0) return {&blas, stream, rows_.data(), focal_.data(), back_.data(), share_.data()};
   SideLane& side = *side_lanes_[index - 1];
-  return {&side.blas, side.stream.get(), side.rows.data(), side.focal.data(), side.back.data()};
+  return {&side.blas,        side.stream.get(), side.rows.data(),
+          side.focal.data(), side.back.data(),  side.share.data()};
 }
 
+// A mask followed by a stop (a coronagraph's Lyot stop) takes the stop into its sum.
 template <typename Real>
 void TrainStage<Real>::issue(const BlasHandle& blas, Complex* fields, int count,
                              cudaStream_t stream) const {
   const long long n2 = static_cast<long long>(samples_) * samples_;
-  for (const Step& s : steps_) {
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    const Step& s = steps_[i];
     if (s.stop) {
       launch_multiply_real<Real>(fields, s.mask.data(), n2, count, stream);
       continue;
     }
-    launch_scaled_copy<Real>(out_.data(), fields, s.keep, n2 * count, stream);
-    issue_mask(s, blas, fields, count, stream);
-    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(fields, out_.data(),
-                                      static_cast<std::size_t>(n2 * count) * sizeof(Complex),
-                                      cudaMemcpyDeviceToDevice, stream));
+    const bool stop_next = i + 1 < steps_.size() && steps_[i + 1].stop;
+    issue_mask(s, blas, fields, count, stop_next ? steps_[i + 1].mask.data() : nullptr, stream);
+    if (stop_next) ++i;
   }
 }
 
-// Each pass's transform on its lane once the sum's start is in out_; its share then after
-// the previous pass's, each lane's `done` event marking it; the backend's stream waits on
-// every lane that ran.
+// Pass i on lane i mod L, the first on each lane writing its share and the others adding to
+// it; the backend's stream waits on every side lane that ran, then sums.
 template <typename Real>
-void TrainStage<Real>::issue_mask(const Step& s, const BlasHandle& blas, const Complex* fields,
-                                  int count, cudaStream_t stream) const {
-  const bool side_by_side = s.passes.size() > 1 && !side_lanes_.empty();
-  if (side_by_side) PSFSIM_CUDA_CHECK(cudaEventRecord(fork_->forked.get(), stream));
-  const Event* previous = nullptr;
-  for (const Pass& p : s.passes) {
+void TrainStage<Real>::issue_mask(const Step& s, const BlasHandle& blas, Complex* fields, int count,
+                                  const Real* then_stop, cudaStream_t stream) const {
+  const std::size_t lanes = std::min(s.passes.size(), side_lanes_.size() + 1);
+  if (lanes > 1) PSFSIM_CUDA_CHECK(cudaEventRecord(forked_->get(), stream));
+  for (std::size_t i = 0; i < s.passes.size(); ++i) {
+    const Pass& p = s.passes[i];
     const Lane at = lane(p.lane, blas, stream);
-    if (p.lane > 0) PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(at.stream, fork_->forked.get(), 0));
+    if (p.lane > 0 && i < lanes)
+      PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(at.stream, forked_->get(), 0));
     issue_transform(p, at, fields, count);
-    if (previous != nullptr) PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(at.stream, previous->get(), 0));
-    issue_share(p, at, count);
-    if (side_by_side) {
-      previous = p.lane == 0 ? &fork_->first_done : &side_lanes_[p.lane - 1]->done;
-      PSFSIM_CUDA_CHECK(cudaEventRecord(previous->get(), at.stream));
-    }
+    issue_share(p, at, count, i >= lanes);
   }
-  if (side_by_side)
-    for (std::size_t i = 1; i < s.passes.size(); ++i)
-      PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(stream, side_lanes_[i - 1]->done.get(), 0));
+  Shares<Real> shares;
+  for (std::size_t l = 0; l < lanes; ++l) {
+    const Lane at = lane(l, blas, stream);
+    shares.data[shares.count++] = at.share;
+    if (l == 0) continue;
+    const Event& done = side_lanes_[l - 1]->done;
+    PSFSIM_CUDA_CHECK(cudaEventRecord(done.get(), at.stream));
+    PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(stream, done.get(), 0));
+  }
+  launch_sum_shares<Real>(fields, s.keep, shares, then_stop,
+                          static_cast<long long>(samples_) * samples_, count, stream);
 }
 
 // In cuBLAS's column-major terms a row-major R x C matrix is the C x R of its transpose; per
@@ -213,8 +223,8 @@ void TrainStage<Real>::issue_mask(const Step& s, const BlasHandle& blas, const C
 //   F = A rows (m x m)       as F^T = rows^T A^T, batched over the frames;
 //   F .*= G
 //   back = F B^T (m x N)     as back^T = B F^T, batched;
-//   L += B back (N x N)      as L^T = back^T B^T, batched, accumulating (issue_share).
-// A periodic pass is L += V* conj(F conj(G .* F (V P V) F) F) V* (MaskPass::twist): forward
+//   S (+)= B back (N x N)    as S^T = back^T B^T, batched, into the lane's share (issue_share).
+// A periodic pass is S (+)= V* conj(F conj(G .* F (V P V) F) F) V* (MaskPass::twist): forward
 // transforms only, the inverse by conjugation, in place on the padded fields.
 template <typename Real>
 void TrainStage<Real>::issue_transform(const Pass& p, const Lane& at, const Complex* fields,
@@ -240,16 +250,18 @@ void TrainStage<Real>::issue_transform(const Pass& p, const Lane& at, const Comp
 }
 
 template <typename Real>
-void TrainStage<Real>::issue_share(const Pass& p, const Lane& at, int count) const {
+void TrainStage<Real>::issue_share(const Pass& p, const Lane& at, int count,
+                                   bool accumulate) const {
   const int n = samples_, m = p.points;
   const long long n2 = static_cast<long long>(n) * n;
   if (p.fft) {
-    launch_crop_twisted_add<Real>(out_.data(), at.focal, p.twist.data(), n, m, count, at.stream);
+    launch_crop_twisted_add<Real>(at.share, at.focal, p.twist.data(), n, m, count, accumulate,
+                                  at.stream);
     return;
   }
   gemm_strided_batched<Real>(*at.blas, n, n, m, {at.back, n, static_cast<long long>(n) * m, false},
-                             {p.inverse.data(), m, 0, false}, out_.data(), n, n2, count,
-                             ComplexProduct::four_real, true);
+                             {p.inverse.data(), m, 0, false}, at.share, n, n2, count,
+                             ComplexProduct::four_real, accumulate);
 }
 
 template class TrainStage<float>;

@@ -6,12 +6,13 @@
 // or, over one whole period (MaskPass::periodic), two batched cuFFT transforms in place on
 // the field zero-padded to m x m.
 //
-// A mask's passes are independent until each adds its share to the sum. For a few frames a
-// pass's products occupy a fraction of the GPU and a call's time is the sum of its launches'
+// A mask's passes are independent until their shares are summed. For a few frames a pass's
+// products occupy a fraction of the GPU and a call's time is the sum of its launches'
 // latencies, so there the passes run side by side: the first on the backend's stream, each
-// other on a lane of its own (stream, cuBLAS handle and work buffers), forked from and joined
-// back to the backend's stream, which a graph capture follows. The shares are still added in
-// the passes' order, so the result is the same either way.
+// other on a lane of its own (stream, cuBLAS handle, work buffers and share), forked from and
+// joined back to the backend's stream, which a graph capture follows. For more frames they
+// run in turn on the backend's stream, adding into one share. One kernel then adds the
+// shares to the field the mask lets through and applies the stop that follows.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -62,14 +63,14 @@ class TrainStage {
   struct Lane {
     const BlasHandle* blas = nullptr;
     cudaStream_t stream = nullptr;
-    Complex *rows = nullptr, *focal = nullptr, *back = nullptr;
+    Complex *rows = nullptr, *focal = nullptr, *back = nullptr, *share = nullptr;
   };
   // A lane beside the backend's stream: its own stream, handle and buffers.
   struct SideLane {
-    SideLane(std::size_t rows, std::size_t focal, std::size_t back);
+    SideLane(std::size_t rows, std::size_t focal, std::size_t back, std::size_t share);
     Stream stream;
     BlasHandle blas;
-    DeviceBuffer<Complex> rows, focal, back;
+    DeviceBuffer<Complex> rows, focal, back, share;
     Event done{cudaEventDisableTiming};
   };
   struct Step {
@@ -80,20 +81,19 @@ class TrainStage {
   };
 
   [[nodiscard]] Lane lane(std::size_t index, const BlasHandle& blas, cudaStream_t stream) const;
-  void issue_mask(const Step& s, const BlasHandle& blas, const Complex* fields, int count,
-                  cudaStream_t stream) const;
-  // A pass up to its share of the sum, and the share added into out_.
+  // The mask's passes and their sum into `fields`, times `then_stop` (nullptr: no stop).
+  void issue_mask(const Step& s, const BlasHandle& blas, Complex* fields, int count,
+                  const Real* then_stop, cudaStream_t stream) const;
+  // A pass up to its share of the sum, and the share written into its lane's, or added.
   void issue_transform(const Pass& p, const Lane& at, const Complex* fields, int count) const;
-  void issue_share(const Pass& p, const Lane& at, int count) const;
+  void issue_share(const Pass& p, const Lane& at, int count, bool accumulate) const;
 
   int samples_;
   std::vector<Step> steps_;
-  DeviceBuffer<Complex> rows_, focal_, back_, out_;    // per frame: N x m, m x m, m x N, N x N
+  // Lane 0's, per frame: N x m, m x m, m x N, and its share N x N.
+  DeviceBuffer<Complex> rows_, focal_, back_, share_;
   std::vector<std::unique_ptr<SideLane>> side_lanes_;  // lanes 1, 2, ...: empty unless used
-  struct Fork {  // on the backend's stream: the sum's start is ready; lane 0's share is added
-    Event forked{cudaEventDisableTiming}, first_done{cudaEventDisableTiming};
-  };
-  std::unique_ptr<Fork> fork_;  // with side lanes only
+  std::unique_ptr<Event> forked_;                      // with side lanes: the fields are ready
 };
 
 }  // namespace psfsim::cuda
