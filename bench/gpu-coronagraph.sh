@@ -93,16 +93,19 @@ for round in 1 2; do
     EXE=$baseline run_case "baseline-fqpm-B4096" cuda 4096 6 "${fqpm[@]}"
     EXE=$baseline run_case "baseline-vortex-B16" cuda 16 101 "${vortex[@]}"
     EXE=$baseline run_case "baseline-vortex-B1" cuda 1 201 "${vortex[@]}"
+    EXE=$baseline run_case "baseline-lyot-B4096" cuda 4096 11 "${lyot[@]}"
+    EXE=$baseline run_case "baseline-lyot-B1" cuda 1 201 "${lyot[@]}"
   fi
   run_case gpu-vortex-B4096 cuda 4096 6 "${vortex[@]}"
   run_case gpu-fqpm-B4096 cuda 4096 6 "${fqpm[@]}"
   run_case gpu-vortex-B16 cuda 16 101 "${vortex[@]}"
   run_case gpu-vortex-B1 cuda 1 201 "${vortex[@]}"
+  run_case gpu-lyot-B4096 cuda 4096 11 "${lyot[@]}"
+  run_case gpu-lyot-B1 cuda 1 201 "${lyot[@]}"
   [ -n "$baseline" ] || break
 done
-run_case gpu-lyot-B4096 cuda 4096 11 "${lyot[@]}"
+run_case gpu-fqpm-B1 cuda 1 201 "${fqpm[@]}"
 run_case gpu-plain-mft-B4096 cuda 4096 11 --propagation mft
-run_case gpu-lyot-B1 cuda 1 201 "${lyot[@]}"
 run_case cpu-lyot-B256 cpu 256 3 "${lyot[@]}"
 run_case cpu-vortex-B64 cpu 64 3 "${vortex[@]}"
 run_case cpu-lyot-B1 cpu 1 21 "${lyot[@]}"

@@ -96,15 +96,30 @@ TrainStep spot_step(const FocalMask& mask, const std::vector<double>& x, double 
   const double rq = mask.radius * sampling;
   const int j = static_cast<int>(std::floor(rq));
   const double leak = std::sqrt(mask.transmission) - 1.0;
+  const double spacing = ratio / sampling;
+  const auto inside = [rq](double jx, double jy) { return jx * jx + jy * jy <= rq * rq; };
+  // Where the outermost rows and columns hold one sample each, the four on the axes at
+  // |j| = J (r Q a whole number: every whole radius at the default Q), they go in a 3 x 3 pass
+  // of their own, spaced J samples apart, each weighted by the main grid's cell: the same
+  // sum, with the main pass at 2J - 1 points rather than 2J + 1, which at Q = 16 is one past
+  // a multiple of 32 and would cost the products a whole row of tiles.
+  // A small spot keeps one pass: its products are cheap either way.
+  const bool peel = j >= 16 && rq * rq < static_cast<double>(j) * j + 1.0;
+  const int half = peel ? j - 1 : j;
   TrainStep s;
   s.kind = TrainStep::Kind::mask;
   s.keep = 1.0;
-  const double spacing = ratio / sampling;
-  s.passes.push_back(make_pass(x, dxi, 2 * j + 1, j, spacing, [&](double tx, double ty) {
-    const double jx = tx / spacing, jy = ty / spacing;
-    return Complex128(
-        std::round(jx) * std::round(jx) + std::round(jy) * std::round(jy) <= rq * rq ? leak : 0.0);
+  s.passes.push_back(make_pass(x, dxi, 2 * half + 1, half, spacing, [&](double tx, double ty) {
+    return Complex128(inside(std::round(tx / spacing), std::round(ty / spacing)) ? leak : 0.0);
   }));
+  if (peel) {
+    const double cell = 1.0 / (static_cast<double>(j) * j);  // (spacing / (J spacing))^2
+    s.passes.push_back(make_pass(x, dxi, 3, 1, j * spacing, [&](double tx, double ty) {
+      const double jx = j * std::round(tx / (j * spacing)), jy = j * std::round(ty / (j * spacing));
+      const bool outer = std::abs(jx) == j || std::abs(jy) == j;
+      return Complex128(outer && inside(jx, jy) ? leak * cell : 0.0);
+    }));
+  }
   return s;
 }
 
