@@ -21,14 +21,19 @@ using cuda::side_by_side_frames;
 
 constexpr int frames_in_all = 2 * side_by_side_frames + 4;
 
-RunSpec train_spec(FocalMask::Kind kind, int charge, Precision precision) {
+RunSpec train_spec(const FocalMask& mask, Precision precision) {
   Case c = make_case(48, 96, Grid::centered, Normalization::peak, 40);
   RunSpec spec = spec_for("cuda", c, precision);
-  FocalMask mask;
-  mask.kind = kind;
-  mask.charge = charge;
   spec.train.planes = {mask, PupilStop{0.95, 0.0, {}}};
   return spec;
+}
+
+FocalMask mask_of(FocalMask::Kind kind, int charge, double radius) {
+  FocalMask m;
+  m.kind = kind;
+  m.charge = charge;
+  m.radius = radius;
+  return m;
 }
 
 // Frame f: a defocus and a coma of their own, so that every frame differs.
@@ -66,12 +71,13 @@ TEST_P(CudaTrainLanes, SideBySideAndInTurnGiveTheCpusFrames) {
   const std::vector<AberrationPolynomial> p = phases();
   struct Mask {
     std::string name;
-    FocalMask::Kind kind;
-    int charge;
+    FocalMask mask;
   };
-  for (const Mask& m : {Mask{"vortex6", FocalMask::Kind::vortex, 6},
-                        Mask{"fqpm", FocalMask::Kind::four_quadrant, 0}}) {
-    const PsfPlan plan = make_plan(train_spec(m.kind, m.charge, precision), 1);
+  // A 4 lambda/D spot at Q = 16: its 127-point pass and the rim's 3 x 3.
+  for (const Mask& m : {Mask{"vortex6", mask_of(FocalMask::Kind::vortex, 6, 0.0)},
+                        Mask{"fqpm", mask_of(FocalMask::Kind::four_quadrant, 0, 0.0)},
+                        Mask{"lyot4", mask_of(FocalMask::Kind::spot, 0, 4.0)}}) {
+    const PsfPlan plan = make_plan(train_spec(m.mask, precision), 1);
     ASSERT_GT(plan.train->channels.front().steps.front().passes.size(), 1u) << m.name;
     const std::vector<double> cpu = computed("cpu", plan, p, frames_in_all);
     struct Way {
