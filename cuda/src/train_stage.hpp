@@ -54,7 +54,7 @@ class TrainStage {
  private:
   struct Pass {
     int points = 0;
-    std::size_t lane = 0;  // its place among its mask's passes: the lane it runs on
+    std::size_t lane = 0;  // the lane it runs on: its place in its mask, mod the lanes
     DeviceBuffer<Complex> forward, inverse, weights;
     DeviceBuffer<Complex> twist;  // periodic: V's N entries, and its transforms
     std::unique_ptr<FftPlan> fft;
