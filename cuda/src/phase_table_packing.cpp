@@ -16,6 +16,10 @@ bool any_nonzero(const std::vector<double>& table) {
 void pad_table(const std::vector<double>& table, int degree, int common_degree, double* out) {
   const int from = degree + 1;
   const int to = common_degree + 1;
+  if (from == to && !table.empty()) {  // a batch of one shape: every frame's tables
+    std::copy_n(table.data(), static_cast<std::size_t>(to) * to, out);
+    return;
+  }
   std::fill(out, out + static_cast<std::size_t>(to) * to, 0.0);
   if (table.empty()) return;
   for (int a = 0; a < from; ++a)

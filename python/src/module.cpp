@@ -214,26 +214,34 @@ FrameTarget frame_target(Simulator& sim, std::size_t count, bool batch, const py
   return {array, array.mutable_data(), nullptr};
 }
 
-// Computes `frames` and returns (frames, metrics, batch): metrics a (B, V) float64 array or
-// None.
-py::tuple compute(Simulator& sim, std::vector<Aberration> frames, bool batch, const py::object& out,
-                  const std::string& result) {
+// Computes `count` frames by `work(data, on_device, metrics)` into the frames' target and
+// returns (frames, metrics, batch): metrics a (B, V) float64 array or None.
+template <typename Work>
+py::tuple compute_into(Simulator& sim, std::size_t count, bool batch, const py::object& out,
+                       const std::string& result, Work&& work) {
   if (result != "numpy" && result != "device")
     throw InputError("result: '" + result + "' is not one of numpy, device");
-  if (frames.empty()) throw InputError("the batch holds no frames");
-  if (frames.size() > 1) batch = true;
-  FrameTarget target = frame_target(sim, frames.size(), batch, out, result);
+  if (count == 0) throw InputError("the batch holds no frames");
+  if (count > 1) batch = true;
+  FrameTarget target = frame_target(sim, count, batch, out, result);
   py::object metrics = py::none();
   double* metric_data = nullptr;
   if (sim.metric_values() > 0) {
     py::array_t<double> m(
-        {static_cast<py::ssize_t>(frames.size()), static_cast<py::ssize_t>(sim.metric_values())});
+        {static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(sim.metric_values())});
     metric_data = m.mutable_data();
     metrics = m;
   }
-  without_gil(
-      [&] { sim.compute(frames, target.data, target.on_device, metric_data, check_signals); });
+  without_gil([&] { work(target.data, target.on_device, metric_data); });
   return py::make_tuple(target.object, metrics, batch);
+}
+
+py::tuple compute(Simulator& sim, std::vector<Aberration> frames, bool batch, const py::object& out,
+                  const std::string& result) {
+  return compute_into(sim, frames.size(), batch, out, result,
+                      [&](void* data, bool on_device, double* metrics) {
+                        sim.compute(frames, data, on_device, metrics, check_signals);
+                      });
 }
 
 std::vector<std::string> to_strings(const py::handle& list) {
@@ -386,11 +394,14 @@ PYBIND11_MODULE(_psfsim, m) {
             if (static_cast<std::size_t>(values.shape(1)) != terms.size())
               throw InputError("coefficients: " + std::to_string(values.shape(1)) +
                                " columns for " + std::to_string(terms.size()) + " terms");
-            const auto rows = static_cast<std::size_t>(values.shape(0));
-            std::vector<Aberration> frames = s.frames_from_table(
-                values.data(), rows, static_cast<std::size_t>(values.strides(0)) / sizeof(double),
-                static_cast<std::size_t>(values.strides(1)) / sizeof(double), terms);
-            return compute(s, std::move(frames), true, out, result);
+            const Simulator::TermTable table{
+                values.data(), static_cast<std::size_t>(values.shape(0)),
+                static_cast<std::size_t>(values.strides(0)) / sizeof(double),
+                static_cast<std::size_t>(values.strides(1)) / sizeof(double), terms};
+            return compute_into(s, table.rows, true, out, result,
+                                [&](void* data, bool on_device, double* metrics) {
+                                  s.compute(table, data, on_device, metrics, check_signals);
+                                });
           },
           py::arg("values"), py::arg("names"), py::arg("out"), py::arg("result"));
 

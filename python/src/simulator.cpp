@@ -1,9 +1,11 @@
 #include "simulator.hpp"
 
+#include <cmath>
+#include <optional>
+
 #include "psfsim/aberration_batch.hpp"
 #include "psfsim/aberration_sources.hpp"
 #include "psfsim/builtin_backends.hpp"
-#include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/option_table.hpp"
 
@@ -145,37 +147,42 @@ Aberration Simulator::frame_with_terms(const std::vector<std::string>& zernike,
   return to_noll(written, spec_.zernike);
 }
 
-std::vector<Aberration> Simulator::frames_from_table(const double* values, std::size_t rows,
-                                                     std::size_t row_stride,
-                                                     std::size_t column_stride,
-                                                     const std::vector<std::string>& names) const {
+void Simulator::compute(const TermTable& table, void* out, bool out_on_device, double* metrics,
+                        const PsfRun::Progress& after_call) {
   std::vector<TermId> ids;
-  for (std::size_t j = 0; j < names.size(); ++j) {
-    ids.push_back(parse_term_id(names[j], "terms", spec_.zernike));
+  for (std::size_t j = 0; j < table.names.size(); ++j) {
+    ids.push_back(parse_term_id(table.names[j], "terms", spec_.zernike));
     for (std::size_t k = 0; k < j; ++k)
       if (ids[k] == ids[j])
-        throw InputError("terms: '" + names[j] + "' names the same term as '" + names[k] + "'");
+        throw InputError("terms: '" + table.names[j] + "' names the same term as '" +
+                         table.names[k] + "'");
   }
-  for (std::size_t r = 0; r < rows; ++r)
+  const auto value = [&](std::size_t r, std::size_t j) {
+    return table.values[r * table.row_stride + j * table.column_stride];
+  };
+  for (std::size_t r = 0; r < table.rows; ++r)
     for (std::size_t j = 0; j < ids.size(); ++j)
-      if (!std::isfinite(values[r * row_stride + j * column_stride]))
-        throw InputError("coefficients: row " + std::to_string(r) + ", term " + names[j] +
+      if (!std::isfinite(value(r, j)))
+        throw InputError("coefficients: row " + std::to_string(r) + ", term " + table.names[j] +
                          " is not finite");
   const Aberration base = to_noll(spec_.fixed_terms, spec_.zernike);
-  std::vector<Aberration> frames(rows);
-  const auto fill = [&](std::size_t lo, std::size_t hi) {
-    for (std::size_t r = lo; r < hi; ++r) {
-      frames[r] = base;
-      for (std::size_t j = 0; j < ids.size(); ++j)
-        set_term(frames[r], ids[j], values[r * row_stride + j * column_stride]);
-    }
-  };
-  // A training loop's batch of thousands is filled at the GPU's pace only by several cores;
-  // threads cost more than a small batch's terms.
-  constexpr std::size_t parallel_rows = 1024;
-  if (rows >= parallel_rows) for_contiguous_runs(rows, fill, 8);
-  else fill(0, rows);
-  return frames;
+  const std::lock_guard lock(mutex_);
+  plan_for(table.rows);
+  if (const std::optional<PhaseTemplate> shape = run_->phase_template(base, ids)) {
+    const std::size_t terms = ids.size();
+    stored_.resize(table.rows * terms);
+    for (std::size_t r = 0; r < table.rows; ++r)
+      for (std::size_t j = 0; j < terms; ++j)
+        stored_[r * terms + j] = stored_value(ids[j], value(r, j));
+    run_->compute(*shape, stored_.data(), table.rows, terms, 1, out, metrics, noise_next_,
+                  out_on_device, after_call);
+  } else {
+    std::vector<Aberration> frames(table.rows, base);
+    for (std::size_t r = 0; r < table.rows; ++r)
+      for (std::size_t j = 0; j < ids.size(); ++j) set_term(frames[r], ids[j], value(r, j));
+    run_->compute(frames, out, metrics, noise_next_, out_on_device, after_call);
+  }
+  noise_next_ += table.rows;
 }
 
 void Simulator::compute(std::span<const Aberration> frames, void* out, bool out_on_device,

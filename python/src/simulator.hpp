@@ -61,17 +61,24 @@ class Simulator {
   // quick path of sim(zernike=..., seidel=...), which parses only the terms.
   [[nodiscard]] Aberration frame_with_terms(const std::vector<std::string>& zernike,
                                             const std::vector<std::string>& seidel) const;
-  // Rows of a (B, J) table of values for the J named terms ("Z4", "S2_1", as --frames' CSV
-  // names them), each set over the Simulator's own terms.
-  [[nodiscard]] std::vector<Aberration> frames_from_table(
-      const double* values, std::size_t rows, std::size_t row_stride, std::size_t column_stride,
-      const std::vector<std::string>& names) const;
-
+  // A (B, J) table of values for the J named terms ("Z4", "S2_1", as --frames' CSV names
+  // them): row r is a frame of those set over the Simulator's own terms.
+  struct TermTable {
+    const double* values = nullptr;
+    std::size_t rows = 0;
+    std::size_t row_stride = 0;  // in values
+    std::size_t column_stride = 0;
+    std::vector<std::string> names;
+  };
   // Computes `frames` into `out` (B*K*K reals, in the backend's device memory with
   // `out_on_device`; nullptr when frames are not stored) and
   // `metrics` (B * metric_values() doubles; nullptr when none), one call at a time on each
   // Simulator (a second thread waits). The detector's noise continues from call to call.
   void compute(std::span<const Aberration> frames, void* out, bool out_on_device, double* metrics,
+               const PsfRun::Progress& after_call);
+  // The same for the table's rows (InputError for a name that is no term, a term named twice
+  // or a value that is not finite). Rows of one template compile without their terms built.
+  void compute(const TermTable& table, void* out, bool out_on_device, double* metrics,
                const PsfRun::Progress& after_call);
 
  private:
@@ -91,6 +98,7 @@ class Simulator {
   std::unique_ptr<PsfRun> run_;
   std::size_t planned_batch_ = 0;  // the batch run_'s plan was made for
   std::size_t noise_next_ = 0;     // the detector-noise index of the next frame
+  std::vector<double> stored_;     // a table's values as set_term stores them, reused
   std::mutex mutex_;
 };
 

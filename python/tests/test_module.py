@@ -62,6 +62,18 @@ def test_batch_table_matches_calls_and_vary():
                                                      zernike={11: 0.02}, vary="Z4,-0.5,0.5,3"))
 
 
+def test_batch_table_in_nanometres_overriding_a_fixed_term_matches_calls():
+    # The rows compile from one template (no frame's terms built): the same tables as a call
+    # that sets the same terms, bit for bit, with the units' scale and a fixed term replaced.
+    sim = psfsim.Simulator(samples=32, backend="cpu", precision="double", aberration_units="nm",
+                           wavelength="600nm", zernike={4: 30.0, 7: 12.0}, seidel=[(3, 1, 20.0)])
+    coefficients = np.array([[-40.0, 8.0, 15.0], [25.0, -6.0, 0.0]])
+    frames = sim.batch(coefficients, ["Z4", "S4_0", "Z22"])
+    for row, frame in zip(coefficients, frames):
+        one = sim(zernike={7: 12.0, 4: row[0], 22: row[2]}, seidel=[(3, 1, 20.0), (4, 0, row[1])])
+        np.testing.assert_array_equal(frame, one)
+
+
 def test_a_larger_batch_replans_and_agrees():
     sim = psfsim.Simulator(samples=32, backend="cpu", precision="double")
     first = sim(zernike={4: 0.1})

@@ -34,9 +34,10 @@ void add_harmonic(std::vector<double>& table, int stride, int p, int m, bool ima
   }
 }
 
-// Z_j (Noll, unit coefficient) as a table of the given stride. A batch of a million random
-// frames compiles the same dozen terms a million times: each thread keeps the tables it
-// made, so that a frame costs a scaled sum of tables.
+}  // namespace
+
+// A batch of a million random frames compiles the same dozen terms a million times: each
+// thread keeps the tables it made, so that a frame costs a scaled sum of tables.
 const std::vector<double>& zernike_table(int j, int stride) {
   thread_local std::map<std::pair<int, int>, std::vector<double>> tables;
   auto [it, made] = tables.try_emplace({j, stride});
@@ -55,8 +56,6 @@ const std::vector<double>& zernike_table(int j, int stride) {
   }
   return it->second;
 }
-
-}  // namespace
 
 double zernike_rounding(int j) {
   // Indexed by j, negative until worked out: a batch of 10^7 frames asks 10^8 times.
@@ -127,38 +126,44 @@ int required_degree(const Aberration& terms) {
   return degree;
 }
 
+void add_term(AberrationPolynomial& poly, const SeidelTerm& t) {
+  const int s = poly.stride();
+  // rho^l cos^m(phi - a) = rho^(l-m) (x cos a + y sin a)^m; an odd l-m leaves one factor of
+  // rho. Every frame is compiled on the host, so an unrotated term (all that the options give)
+  // adds its one monomial without the trigonometry and powers.
+  const int rest = t.l - t.m;
+  auto& table = (rest % 2 == 0) ? poly.plain : poly.with_rho;
+  if (t.azimuth == 0.0) {
+    add_rho2_power(table, s, rest / 2, t.m, 0, t.waves);
+    return;
+  }
+  const double c = std::cos(t.azimuth), sn = std::sin(t.azimuth);
+  for (int k = 0; k <= t.m; ++k)
+    add_rho2_power(table, s, rest / 2, t.m - k, k,
+                   t.waves * binomial(t.m, k) * std::pow(c, t.m - k) * std::pow(sn, k));
+}
+
+void add_term(AberrationPolynomial& poly, const std::vector<double>& zernike, double waves) {
+  for (std::size_t i = 0; i < zernike.size(); ++i) poly.plain[i] += waves * zernike[i];
+}
+
+void clear_tables(AberrationPolynomial& poly, int degree) {
+  poly.degree = degree;
+  const auto cells = static_cast<std::size_t>(poly.stride()) * poly.stride();
+  poly.plain.assign(cells, 0.0);  // within the capacity a reused polynomial already has
+  poly.with_rho.assign(cells, 0.0);
+}
+
 AberrationPolynomial compile_phase(const Aberration& terms) {
   return compile_phase(terms, required_degree(terms));
 }
 
 AberrationPolynomial compile_phase(const Aberration& terms, int degree) {
-  degree = std::max(degree, required_degree(terms));
   AberrationPolynomial poly;
-  poly.degree = degree;
+  clear_tables(poly, std::max(degree, required_degree(terms)));
   const int s = poly.stride();
-  poly.plain.assign(static_cast<std::size_t>(s) * s, 0.0);
-  poly.with_rho.assign(static_cast<std::size_t>(s) * s, 0.0);
-
-  // rho^l cos^m(phi - a) = rho^(l-m) (x cos a + y sin a)^m; an odd l-m leaves one factor of
-  // rho. Every frame is compiled on the host, so an unrotated term (all that the options give)
-  // adds its one monomial without the trigonometry and powers.
-  for (const auto& t : terms.seidel) {
-    const int rest = t.l - t.m;
-    auto& table = (rest % 2 == 0) ? poly.plain : poly.with_rho;
-    if (t.azimuth == 0.0) {
-      add_rho2_power(table, s, rest / 2, t.m, 0, t.waves);
-      continue;
-    }
-    const double c = std::cos(t.azimuth), sn = std::sin(t.azimuth);
-    for (int k = 0; k <= t.m; ++k)
-      add_rho2_power(table, s, rest / 2, t.m - k, k,
-                     t.waves * binomial(t.m, k) * std::pow(c, t.m - k) * std::pow(sn, k));
-  }
-
-  for (const auto& t : terms.zernike) {
-    const std::vector<double>& table = zernike_table(t.j, s);
-    for (std::size_t i = 0; i < table.size(); ++i) poly.plain[i] += t.waves * table[i];
-  }
+  for (const auto& t : terms.seidel) add_term(poly, t);
+  for (const auto& t : terms.zernike) add_term(poly, zernike_table(t.j, s), t.waves);
   return poly;
 }
 

@@ -108,7 +108,7 @@ void set_term(Aberration& terms, const TermId& id, double value) {
     (id.field_axis == 0 ? terms.field->x : terms.field->y) = value;
   } else if (id.zernike) {
     std::erase_if(terms.zernike, [&](const ZernikeTerm& t) { return t.j == id.j; });
-    terms.zernike.push_back({id.j, value / id.divisor});
+    terms.zernike.push_back({id.j, stored_value(id, value)});
   } else {
     std::erase_if(terms.seidel, [&](const SeidelTerm& t) { return t.l == id.l && t.m == id.m; });
     terms.seidel.push_back({id.l, id.m, value});
@@ -215,7 +215,7 @@ void RandomAberrationDraws::values(std::size_t f, double* out) const {
   const std::uint64_t first_draw = (first_ + f) * ids_.size();
   NormalDraws normal(raw_.data(), raw_first_);
   for (std::size_t k = 0; k < ids_.size(); ++k)
-    out[k] = sigma_ * normal(first_draw + k) / ids_[k].divisor;  // as set_term stores it
+    out[k] = stored_value(ids_[k], sigma_ * normal(first_draw + k));
 }
 
 Aberration RandomAberrationDraws::any_frame() const {

@@ -114,6 +114,21 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
     degree_ = std::max(degree_, degree);
   });
   if (spec_.field.varies()) degree_ = std::max(degree_, required_degree(field_shape(spec_.field)));
+  if (const RandomAberrationDraws* drawn = terms_.drawn())
+    drawn_template_ = phase_template(drawn->fixed(), drawn->ids());
+}
+
+std::optional<PhaseTemplate> PsfRun::phase_template(const Aberration& fixed,
+                                                    std::span<const TermId> ids) const {
+  if (spec_.field.varies()) return std::nullopt;  // in_waves adds each frame's field terms
+  return PhaseTemplate::make(fixed, ids, degree_, geometry_.waves_per_unit);
+}
+
+void PsfRun::compile_in_parallel(std::size_t count,
+                                 const std::function<void(std::size_t, std::size_t)>& work) const {
+  if (const int threads = compile_threads(count); threads > 1)
+    for_contiguous_runs(count, work, static_cast<std::size_t>(threads));
+  else work(0, count);
 }
 
 PsfRun::~PsfRun() {
@@ -130,15 +145,24 @@ void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count)
   chunk.valid = false;
   chunk.phases.resize(count);
   terms_.prepare(first, count);
-  const auto work = [&](std::size_t lo, std::size_t hi) {
-    for (std::size_t i = lo; i < hi; ++i) {
-      chunk.phases[i] = compile_phase(in_waves(terms_.frame(first + i)), degree_);
-      chunk.phases[i].batch_index = static_cast<long long>(spec_.block_first + first + i);
-    }
-  };
-  if (const int threads = compile_threads(count); threads > 1)
-    for_contiguous_runs(count, work, static_cast<std::size_t>(threads));
-  else work(0, count);
+  if (drawn_template_) {
+    const RandomAberrationDraws& drawn = *terms_.drawn();
+    compile_in_parallel(count, [&](std::size_t lo, std::size_t hi) {
+      std::vector<double> values(drawn.ids().size());
+      for (std::size_t i = lo; i < hi; ++i) {
+        drawn.values(first + i, values.data());
+        drawn_template_->compile(values.data(), 1, chunk.phases[i]);
+        chunk.phases[i].batch_index = static_cast<long long>(spec_.block_first + first + i);
+      }
+    });
+  } else {
+    compile_in_parallel(count, [&](std::size_t lo, std::size_t hi) {
+      for (std::size_t i = lo; i < hi; ++i) {
+        chunk.phases[i] = compile_phase(in_waves(terms_.frame(first + i)), degree_);
+        chunk.phases[i].batch_index = static_cast<long long>(spec_.block_first + first + i);
+      }
+    });
+  }
   chunk.first = first;
   chunk.valid = true;
 }
@@ -294,15 +318,12 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
 
 void PsfRun::compile_terms(std::span<const Aberration> terms, std::size_t first, int degree,
                            std::vector<AberrationPolynomial>& phases) const {
-  const auto work = [&](std::size_t lo, std::size_t hi) {
+  compile_in_parallel(phases.size(), [&](std::size_t lo, std::size_t hi) {
     for (std::size_t i = lo; i < hi; ++i) {
       phases[i] = compile_phase(in_waves(terms[first + i]), degree);
       phases[i].batch_index = static_cast<long long>(first + i);
     }
-  };
-  if (const int threads = compile_threads(phases.size()); threads > 1)
-    for_contiguous_runs(phases.size(), work, static_cast<std::size_t>(threads));
-  else work(0, phases.size());
+  });
 }
 
 int PsfRun::compile_threads(std::size_t count) const noexcept {
@@ -317,12 +338,36 @@ int PsfRun::compile_threads(std::size_t count) const noexcept {
 
 void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* metrics,
                      std::size_t noise_first, bool frames_to_device, const Progress& after_call) {
-  const std::size_t count = terms.size();
+  int degree = degree_;
+  for (const Aberration& t : terms) degree = std::max(degree, required_degree(t));
+  const auto compile = [&](std::size_t first, std::vector<AberrationPolynomial>& phases) {
+    compile_terms(terms, first, degree, phases);
+  };
+  compute_compiled(terms.size(), compile, frames, metrics, noise_first, frames_to_device,
+                   after_call);
+}
+
+void PsfRun::compute(const PhaseTemplate& shape, const double* values, std::size_t count,
+                     std::size_t frame_stride, std::size_t value_stride, void* frames,
+                     double* metrics, std::size_t noise_first, bool frames_to_device,
+                     const Progress& after_call) {
+  const auto compile = [&](std::size_t first, std::vector<AberrationPolynomial>& phases) {
+    compile_in_parallel(phases.size(), [&](std::size_t lo, std::size_t hi) {
+      for (std::size_t i = lo; i < hi; ++i) {
+        shape.compile(values + (first + i) * frame_stride, value_stride, phases[i]);
+        phases[i].batch_index = static_cast<long long>(first + i);
+      }
+    });
+  };
+  compute_compiled(count, compile, frames, metrics, noise_first, frames_to_device, after_call);
+}
+
+void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile, void* frames,
+                              double* metrics, std::size_t noise_first, bool frames_to_device,
+                              const Progress& after_call) {
   if (count == 0) return;
   Backend& backend = this->backend();
   prepare_detector(backend);
-  int degree = degree_;
-  for (const Aberration& t : terms) degree = std::max(degree, required_degree(t));
   const std::size_t chunk = static_cast<std::size_t>(max_batch_);
   const std::size_t calls = (count + chunk - 1) / chunk;
   const std::size_t frame_bytes =
@@ -373,12 +418,12 @@ void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* me
   };
 
   // A host backend writes the frames where they go; it computes at finish() anyway.
-  std::vector<AberrationPolynomial> slots[2];
+  std::vector<AberrationPolynomial>* const slots = call_phases_;
   if (backend_site_ == ComputeSite::host && !detector_ && !device_copy) {
     for (std::size_t c = 0; c < calls; ++c) {
       const std::size_t first = c * chunk;
       slots[0].resize(std::min(chunk, count - first));
-      compile_terms(terms, first, degree, slots[0]);
+      compile(first, slots[0]);
       const FrameBlock block = frames != nullptr
                                    ? backend.compute_into(slots[0], out + first * frame_bytes)
                                    : backend.compute(slots[0]);
@@ -391,7 +436,7 @@ void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* me
     const std::size_t first = c * chunk;
     std::vector<AberrationPolynomial>& phases = slots[c % 2];
     phases.resize(std::min(chunk, count - first));
-    compile_terms(terms, first, degree, phases);
+    compile(first, phases);
     backend.submit(phases);
   };
   std::size_t in_flight = 0;

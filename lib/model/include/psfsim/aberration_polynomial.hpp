@@ -42,4 +42,14 @@ inline constexpr double phase_resolution_waves = 1e-6;
 [[nodiscard]] AberrationPolynomial compile_phase(const Aberration& terms, int degree);
 [[nodiscard]] AberrationPolynomial compile_phase(const Aberration& terms);
 
+// compile_phase's steps, for a caller that compiles many frames of one shape into
+// polynomials it reuses (PhaseTemplate): the same arithmetic in the same order, so both
+// agree bit for bit. clear_tables zeroes both tables at `degree`, reusing their memory.
+void clear_tables(AberrationPolynomial& poly, int degree);
+void add_term(AberrationPolynomial& poly, const SeidelTerm& t);
+// `zernike` is zernike_table(j, poly.stride()).
+void add_term(AberrationPolynomial& poly, const std::vector<double>& zernike, double waves);
+// Z_j (Noll, unit coefficient) as a table of `stride`, kept by the calling thread.
+[[nodiscard]] const std::vector<double>& zernike_table(int j, int stride);
+
 }  // namespace psfsim

@@ -37,6 +37,10 @@ struct TermId {
 // Sets the term to `value` / id.divisor in `terms`, replacing any value it had there; a field
 // coordinate places the frame (at 0 on the other axis, if it had no field point).
 void set_term(Aberration& terms, const TermId& id, double value);
+// The value set_term stores for the user's `value`.
+[[nodiscard]] inline double stored_value(const TermId& id, double value) {
+  return id.zernike ? value / id.divisor : value;
+}
 
 struct VarySpec {
   TermId term;
@@ -86,6 +90,8 @@ class RandomAberrationDraws {
   // term's value), without building the frame.
   void values(std::size_t f, double* out) const;
   [[nodiscard]] const std::vector<TermId>& ids() const noexcept { return ids_; }
+  // The terms every frame holds, which ids() are set over.
+  [[nodiscard]] const Aberration& fixed() const noexcept { return frames_.fixed; }
   // A frame with every term the frames have, placeholder values: their degree and columns.
   [[nodiscard]] Aberration any_frame() const;
 

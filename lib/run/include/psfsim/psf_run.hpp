@@ -12,6 +12,7 @@
 #include "psfsim/backend_registry.hpp"
 #include "psfsim/aberration_batch.hpp"
 #include "psfsim/frame_sink.hpp"
+#include "psfsim/phase_template.hpp"
 #include "psfsim/run_plan.hpp"
 #include "psfsim/timing_log.hpp"
 #include "psfsim/train_metrics.hpp"
@@ -70,6 +71,15 @@ class PsfRun {
   // call already submitted is finished before the exception leaves.
   void compute(std::span<const Aberration> terms, void* frames, double* metrics,
                std::size_t noise_first, bool frames_to_device, const Progress& after_call = {});
+  // The template of frames that set `ids` over `fixed` (Noll terms in --aberration-units),
+  // for the compute() below; none where the run's field model adds terms by position.
+  [[nodiscard]] std::optional<PhaseTemplate> phase_template(const Aberration& fixed,
+                                                            std::span<const TermId> ids) const;
+  // compute() for `count` frames of one template: frame f's k-th value (as set_term stores
+  // it) at values[f * frame_stride + k * value_stride]. No frame's terms are built.
+  void compute(const PhaseTemplate& shape, const double* values, std::size_t count,
+               std::size_t frame_stride, std::size_t value_stride, void* frames, double* metrics,
+               std::size_t noise_first, bool frames_to_device, const Progress& after_call = {});
   // Frames per backend call, as the plan was made for.
   [[nodiscard]] int max_batch() const noexcept { return max_batch_; }
 
@@ -90,6 +100,14 @@ class PsfRun {
   // Frames [first, first + phases.size()) of `terms`, compiled to `degree` into `phases`.
   void compile_terms(std::span<const Aberration> terms, std::size_t first, int degree,
                      std::vector<AberrationPolynomial>& phases) const;
+  // Fills `phases` (sized) with the frames from `first` on.
+  using CompileCall = std::function<void(std::size_t first, std::vector<AberrationPolynomial>&)>;
+  void compute_compiled(std::size_t count, const CompileCall& compile, void* frames,
+                        double* metrics, std::size_t noise_first, bool frames_to_device,
+                        const Progress& after_call);
+  // Runs work(lo, hi) over [0, count) on compile_threads(count) threads.
+  void compile_in_parallel(std::size_t count,
+                           const std::function<void(std::size_t, std::size_t)>& work) const;
   // The metric rows of a block: the backend's values followed by the host's (contrast,
   // throughput) from its frames, written to `rows` (values_per_frame each).
   void complete_metrics(const FrameBlock& block, double* rows) const;
@@ -121,6 +139,10 @@ class PsfRun {
   // Never runs twice at once: phases() waits for compile_ahead's before its own.
   void compile(CompiledChunk& chunk, std::size_t first, std::size_t count);
   CompiledChunk compiled_[2];
+  // --random's frames without their terms built (none where the field adds terms).
+  std::optional<PhaseTemplate> drawn_template_;
+  // compute()'s polynomials by call slot, kept so that their memory is reused call to call.
+  std::vector<AberrationPolynomial> call_phases_[2];
   int current_ = 0;              // the buffer phases() last returned
   std::future<void> compiling_;  // compile_ahead's, into the other buffer
 };
