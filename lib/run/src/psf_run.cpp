@@ -124,9 +124,9 @@ std::optional<PhaseTemplate> PsfRun::phase_template(const Aberration& fixed,
   return PhaseTemplate::make(fixed, ids, degree_, geometry_.waves_per_unit);
 }
 
-void PsfRun::compile_in_parallel(std::size_t count,
+void PsfRun::compile_in_parallel(std::size_t count, FrameCost cost,
                                  const std::function<void(std::size_t, std::size_t)>& work) const {
-  if (const int threads = compile_threads(count); threads > 1)
+  if (const int threads = compile_threads(count, cost); threads > 1)
     for_contiguous_runs(count, work, static_cast<std::size_t>(threads));
   else work(0, count);
 }
@@ -147,7 +147,7 @@ void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count)
   terms_.prepare(first, count);
   if (drawn_template_) {
     const RandomAberrationDraws& drawn = *terms_.drawn();
-    compile_in_parallel(count, [&](std::size_t lo, std::size_t hi) {
+    compile_in_parallel(count, FrameCost::drawn_template, [&](std::size_t lo, std::size_t hi) {
       std::vector<double> values(drawn.ids().size());
       for (std::size_t i = lo; i < hi; ++i) {
         drawn.values(first + i, values.data());
@@ -156,7 +156,7 @@ void PsfRun::compile(CompiledChunk& chunk, std::size_t first, std::size_t count)
       }
     });
   } else {
-    compile_in_parallel(count, [&](std::size_t lo, std::size_t hi) {
+    compile_in_parallel(count, FrameCost::terms, [&](std::size_t lo, std::size_t hi) {
       for (std::size_t i = lo; i < hi; ++i) {
         chunk.phases[i] = compile_phase(in_waves(terms_.frame(first + i)), degree_);
         chunk.phases[i].batch_index = static_cast<long long>(spec_.block_first + first + i);
@@ -318,7 +318,7 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
 
 void PsfRun::compile_terms(std::span<const Aberration> terms, std::size_t first, int degree,
                            std::vector<AberrationPolynomial>& phases) const {
-  compile_in_parallel(phases.size(), [&](std::size_t lo, std::size_t hi) {
+  compile_in_parallel(phases.size(), FrameCost::terms, [&](std::size_t lo, std::size_t hi) {
     for (std::size_t i = lo; i < hi; ++i) {
       phases[i] = compile_phase(in_waves(terms[first + i]), degree);
       phases[i].batch_index = static_cast<long long>(first + i);
@@ -326,13 +326,16 @@ void PsfRun::compile_terms(std::span<const Aberration> terms, std::size_t first,
   });
 }
 
-int PsfRun::compile_threads(std::size_t count) const noexcept {
+int PsfRun::compile_threads(std::size_t count, FrameCost cost) const noexcept {
   // A device leaves the host's cores free, and at a million PSFs/s one core cannot compile
   // the phases fast enough; a host backend's own threads have those cores. More than
   // max_compile_threads only contend (the 32-core GPU host: docs/scaling.md).
-  // --threads (an MPI rank's share of its host) caps the threads here too.
+  // --threads (an MPI rank's share of its host) caps the threads here too. Starting the
+  // threads costs some 0.1 ms a call, as much as a template's 4096 frames on one core.
   constexpr int max_compile_threads = 8;
-  if (backend_site_ != ComputeSite::device || count < 256) return 1;
+  constexpr std::size_t frames_worth_threads[] = {256, 4096, 16384};  // by FrameCost
+  if (backend_site_ != ComputeSite::device || count < frames_worth_threads[static_cast<int>(cost)])
+    return 1;
   return spec_.threads > 0 ? std::min(spec_.threads, max_compile_threads) : max_compile_threads;
 }
 
@@ -352,12 +355,13 @@ void PsfRun::compute(const PhaseTemplate& shape, const double* values, std::size
                      double* metrics, std::size_t noise_first, bool frames_to_device,
                      const Progress& after_call) {
   const auto compile = [&](std::size_t first, std::vector<AberrationPolynomial>& phases) {
-    compile_in_parallel(phases.size(), [&](std::size_t lo, std::size_t hi) {
-      for (std::size_t i = lo; i < hi; ++i) {
-        shape.compile(values + (first + i) * frame_stride, value_stride, phases[i]);
-        phases[i].batch_index = static_cast<long long>(first + i);
-      }
-    });
+    compile_in_parallel(
+        phases.size(), FrameCost::template_values, [&](std::size_t lo, std::size_t hi) {
+          for (std::size_t i = lo; i < hi; ++i) {
+            shape.compile(values + (first + i) * frame_stride, value_stride, phases[i]);
+            phases[i].batch_index = static_cast<long long>(first + i);
+          }
+        });
   };
   compute_compiled(count, compile, frames, metrics, noise_first, frames_to_device, after_call);
 }

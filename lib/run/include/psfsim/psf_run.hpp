@@ -95,8 +95,12 @@ class PsfRun {
   [[nodiscard]] Aberration in_waves(Aberration terms) const;
   // Throws RuntimeFailure naming the first frame of the block with a NaN or infinity.
   void require_finite(std::size_t first, const FrameBlock& block);
-  // Threads that compile `count` phases: several only where a device computes them.
-  [[nodiscard]] int compile_threads(std::size_t count) const noexcept;
+  // What compiling a frame costs on one core: building and compiling its terms (about 1 us),
+  // drawing its values for a template (0.1 us), a template's values given (20 ns).
+  enum class FrameCost { terms, drawn_template, template_values };
+  // Threads that compile `count` phases: several only where a device computes them, and
+  // only where the frames' cost outweighs starting the threads.
+  [[nodiscard]] int compile_threads(std::size_t count, FrameCost cost) const noexcept;
   // Frames [first, first + phases.size()) of `terms`, compiled to `degree` into `phases`.
   void compile_terms(std::span<const Aberration> terms, std::size_t first, int degree,
                      std::vector<AberrationPolynomial>& phases) const;
@@ -105,8 +109,8 @@ class PsfRun {
   void compute_compiled(std::size_t count, const CompileCall& compile, void* frames,
                         double* metrics, std::size_t noise_first, bool frames_to_device,
                         const Progress& after_call);
-  // Runs work(lo, hi) over [0, count) on compile_threads(count) threads.
-  void compile_in_parallel(std::size_t count,
+  // Runs work(lo, hi) over [0, count) on compile_threads(count, cost) threads.
+  void compile_in_parallel(std::size_t count, FrameCost cost,
                            const std::function<void(std::size_t, std::size_t)>& work) const;
   // The metric rows of a block: the backend's values followed by the host's (contrast,
   // throughput) from its frames, written to `rows` (values_per_frame each).
