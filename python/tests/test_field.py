@@ -118,7 +118,8 @@ def test_hdf5_table_equals_its_csv_form(tmp_path):
     z4 = 0.1 + 0.05 * xs - 0.02 * ys ** 2
     csv = tmp_path / "t.csv"
     csv.write_text("field_x,field_y,Z4\n" + "".join(
-        f"{x!r},{y!r},{z!r}\n" for x, y, z in zip(xs.ravel(), ys.ravel(), z4.ravel())))
+        f"{float(x)!r},{float(y)!r},{float(z)!r}\n"
+        for x, y, z in zip(xs.ravel(), ys.ravel(), z4.ravel())))
     h5 = tmp_path / "t.h5"
     with h5py.File(h5, "w") as f:
         f["field_x"] = xs.ravel()
