@@ -2,10 +2,12 @@
 # Random batches on the GPU machine, in one call of the device tool (issue 25's batch rows):
 # the CUDA tests; `psfsim run --random` at the Python benchmark's two batch shapes with an
 # earlier build interleaved (its in-process /timings/total, which counts the host's phases);
-# the MFT's stages one by one; the pupil kernel under Nsight Compute; then the Python module,
+# one PSF to host, interleaved likewise; the MFT's stages one by one (the baseline's bench
+# beside it); the pupil kernel under Nsight Compute; then the Python module,
 # built there (bench/python-gpu.sh), through bench/python_latency.py.
 #
-#   bench/gpu-random-batches.sh [build-dir] [baseline-psfsim]
+#   [NCU=0] [PYTEST=1] bench/gpu-random-batches.sh [build-dir] [baseline-psfsim]
+#       (NCU=0: no profile; PYTEST=1: python/tests there too)
 #       (defaults build-gpu and build-gpu/baseline/psfsim)
 #
 # Carried: BUILD/apps/psfsim, BUILD/tests/psfsim_tests, BUILD/bench/psfsim_cuda_mft_bench,
@@ -44,6 +46,18 @@ for round in 1 2; do
   done
 done | tee "$out/random-engine.txt"
 
+one_psf() {  # EXE N: the fused stage's median over --repeat 3000 calls (the run's table)
+  "$1" run --backend cuda --samples "$2" --repeat 3000 --seidel 2,1,1 -o "$scratch/one.h5" \
+    --force 2>&1 | sed -n '/^stage/,$p' | grep -E "total" | head -n 1 | tr -s ' '
+}
+echo "== one PSF to host (FFT path, float32), --repeat 3000, interleaved"
+for round in 1 2; do
+  for n in 64 128; do
+    [ -x "$baseline" ] && echo "round $round N=$n baseline: $(one_psf "$baseline" "$n")"
+    echo "round $round N=$n current:  $(one_psf "$psfsim" "$n")"
+  done
+done | tee "$out/one-psf.txt"
+
 echo "== the MFT's stages, 4096 frames (psfsim_cuda_mft_bench; the baseline's beside it)"
 base_bench=$(dirname "$baseline")/psfsim_cuda_mft_bench
 for round in 1 2; do
@@ -55,6 +69,7 @@ for round in 1 2; do
   echo "-- round $round current"; grep -iE "pupil|stages|PSFs/s" "$out/mft-bench-$round.txt" | head -n 12
 done
 
+if [ "${NCU:-1}" = 1 ]; then
 echo "== the pupil kernel under Nsight Compute (N = 128, MFT, 4096 frames)"
 ncu --clock-control none -k regex:build_pupil --launch-skip 4 --launch-count 1 \
   --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
@@ -64,9 +79,13 @@ ncu --clock-control none -k regex:build_pupil --launch-skip 4 --launch-count 1 \
   >"$out/ncu-pupil.txt" 2>&1 || status=1
 grep -E "Duration|Throughput|Pipe|Occupancy|Registers|Stall|Issued|Executed Ipc|Block Limit" \
   "$out/ncu-pupil.txt" | head -n 40
+fi
 
 echo "== Python"
-if bench/python-gpu.sh build "$build" >"$out/python-build.txt" 2>&1; then
+# PYTEST=1: the module's tests too (bench/python-gpu.sh test), GPU ones included.
+if bench/python-gpu.sh "$([ "${PYTEST:-0}" = 1 ] && echo test || echo build)" "$build" \
+  >"$out/python-build.txt" 2>&1; then
+  tail -n 3 "$out/python-build.txt"
   PYTHONPATH=$PWD/$build/python-gpu PSFSIM_EXECUTABLE=$PWD/$psfsim \
     "$python" bench/python_latency.py -o "$out/python-latency.md" || status=1
 else
