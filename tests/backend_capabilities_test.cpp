@@ -26,8 +26,8 @@ BackendEntry costed(std::function<PropagationCosts(const PropagationWork&)> cost
   return e;
 }
 
-Propagation on_cuda(int n, int m, int k) {
-  return faster_propagation(costed(cuda::propagation_costs), {n, m, k});
+Propagation on_cuda(int n, int m, int k, int frames = 0) {
+  return faster_propagation(costed(cuda::propagation_costs), {n, m, k, frames});
 }
 
 Propagation on_cpu(int n, int m, int k, CpuVectorUnits units) {
@@ -49,6 +49,35 @@ TEST(PropagationChoice, CudaTakesTheMftWhereTheH200MeasuredItFaster) {
         EXPECT_EQ(on_cuda(n, 2 * n, k), mft) << "N=" << n << " K=" << k;
       }
   for (const int n : {128, 256, 512}) EXPECT_EQ(on_cuda(n, 2 * n, 2 * n), fft) << "N=" << n;
+}
+
+// The same rule for small calls against what the H200 measured one call at a time
+// (bench/propagation-grid.sh ... 1,4,16,64,256 60, bench/results/2026-12-03-auto-small-calls.md):
+// the points where one path was more than 10% the faster, M = 2N. Calls of 1 and 4 frames
+// were the FFT's at every N and K; by 64 frames the MFT's from N = 64 on.
+TEST(PropagationChoice, CudaTakesTheFftForCallsTooSmallForTheProducts) {
+  struct Point {
+    int n, frames, k;
+    Propagation faster;
+  };
+  std::vector<Point> points;
+  for (const int n : {32, 64, 128, 256, 512})
+    for (const int k : {16, 32, 64, 128})
+      if (k <= 2 * n)
+        for (const int frames : {1, 4}) points.push_back({n, frames, k, fft});
+  for (const Point& p : std::vector<Point>{
+           {32, 16, 16, fft},   {32, 16, 64, fft},  {32, 64, 16, fft},   {32, 64, 32, fft},
+           {32, 256, 32, mft},  {32, 256, 64, mft}, {64, 16, 16, fft},   {64, 16, 32, fft},
+           {64, 16, 64, fft},   {64, 16, 128, mft}, {64, 64, 128, mft},  {64, 256, 32, mft},
+           {128, 16, 128, mft}, {128, 64, 16, mft}, {128, 64, 128, mft}, {256, 16, 16, mft},
+           {256, 16, 128, mft}, {256, 64, 16, mft}, {512, 16, 16, mft},  {512, 16, 128, mft},
+           {512, 64, 64, mft}})
+    points.push_back(p);
+  for (const Point& p : points)
+    EXPECT_EQ(on_cuda(p.n, 2 * p.n, p.k, p.frames), p.faster)
+        << "N=" << p.n << " K=" << p.k << ", " << p.frames << " frames a call";
+  // A batch's calls (frames 0: too large to matter) keep the per-frame rule above.
+  EXPECT_EQ(on_cuda(64, 128, 32, 4096), mft);
 }
 
 // The CPU rule against the two machines it was calibrated on

@@ -11,12 +11,14 @@ namespace psfsim {
 Propagation faster_propagation(const BackendEntry& entry, const PropagationWork& work) {
   if (!entry.propagation_costs) return Propagation::fft;
   const PropagationCosts costs = entry.propagation_costs(work);
+  if (costs.fft_for_call(work.frames)) return Propagation::fft;
   return costs.mft < costs.fft ? Propagation::mft : Propagation::fft;
 }
 
 double propagation_cost(const PropagationCosts& costs, const RunWork& work) {
   if (work.propagation == Propagation::fft) return costs.fft;
   if (work.propagation == Propagation::mft || work.frame.padded == 0) return costs.mft;
+  if (costs.fft_for_call(work.frame.frames)) return costs.fft;
   return std::min(costs.fft, costs.mft);
 }
 

@@ -85,13 +85,14 @@ PsfRun::PsfRun(RunSpec spec, const BackendRegistry& backends) : spec_(std::move(
   backend_name_ = entry.name;
   backend_choice_ = choice.reason;
   backend_site_ = entry.site;
-  // The MTF needs the FFT's whole focal plane (validate() has refused an explicit mft).
-  if (spec_.optics.propagation == Propagation::automatic && geometry_.fft_applies)
-    geometry_.propagation =
-        spec_.metrics.has(Metric::mtf)
-            ? Propagation::fft
-            : faster_propagation(entry, {geometry_.samples, geometry_.padded, geometry_.frame});
   max_batch_ = frames_per_call(spec_, geometry_, entry.site);
+  // The MTF needs the FFT's whole focal plane (validate() has refused an explicit mft). The
+  // calls' size matters as well as their frames': a call has fixed costs of its own.
+  if (spec_.optics.propagation == Propagation::automatic && geometry_.fft_applies)
+    geometry_.propagation = spec_.metrics.has(Metric::mtf)
+                                ? Propagation::fft
+                                : faster_propagation(entry, {geometry_.samples, geometry_.padded,
+                                                             geometry_.frame, max_batch_});
   PsfPlan plan = make_plan(spec_, geometry_, max_batch_);
   host_metrics_ = make_host_metrics_plan(spec_, geometry_, plan);
   for (auto& rows : host_rows_)

@@ -10,12 +10,14 @@ namespace psfsim::cuda {
 
 // cuFFT transforms the whole M x M plane (N columns, then M rows); cuBLAS's two complex
 // products of N x N x K and K x N x K run faster per operation, and each call's copy
-// overlaps the next call.
+// overlaps the next call. A call of few frames is the FFT's: the products' fixed cost a call
+// is more than those frames save.
 [[nodiscard]] inline PropagationCosts propagation_costs(const PropagationWork& work) {
   const double n = work.samples, m = work.padded, k = work.frame;
   const double transform = m * std::log2(m) * 5.0;        // real operations of one length-M FFT
   const double products = (n * n * k + n * k * k) * 8.0;  // the MFT's two complex products
-  return {(n + m) * transform, products / tuning::mft_products_speedup};
+  return {(n + m) * transform, products / tuning::mft_products_speedup,
+          tuning::fft_up_to_frames(work.samples, work.frame >= work.padded)};
 }
 
 // Seconds of `work` on the device once started, for --backend auto: its frames' operations,

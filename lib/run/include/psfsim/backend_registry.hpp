@@ -26,6 +26,7 @@ struct PropagationWork {
   int samples = 0;
   int padded = 0;
   int frame = 0;
+  int frames = 0;  // per backend call; 0: calls too large for their fixed costs to matter
 };
 
 // What each propagation of one frame costs a backend, in the backend's own unit: the two
@@ -33,6 +34,12 @@ struct PropagationWork {
 struct PropagationCosts {
   double fft = 0.0;
   double mft = 0.0;
+  // Calls of at most this many frames take the FFT whatever the two costs say: the MFT's
+  // fixed cost a call outweighs what its frames save (0: none; the CUDA backend's products).
+  int fft_up_to_frames = 0;
+  [[nodiscard]] bool fft_for_call(int frames) const noexcept {
+    return frames > 0 && frames <= fft_up_to_frames;
+  }
 };
 
 // A whole run as --backend auto weighs it: `propagations` of one frame's work (frames x
