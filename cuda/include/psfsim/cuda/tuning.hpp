@@ -16,9 +16,9 @@ inline constexpr double mft_products_speedup = 16.0;
 // --- Small calls (propagation_costs.hpp), from `bench/propagation-grid.sh BUILD cuda
 // 32,64,128,256,512 16,32,64,128 1,4,16,64,256 60` on the H200
 // (bench/results/2026-12-03-auto-small-calls.md): each call of the MFT pays its cuBLAS
-// products' fixed cost, some 6-20 us more than the FFT path's fused kernels, so up to these
-// frames a call the FFT was the faster (by 1.4-2.5x at one frame), at every K measured; a
-// crop of the whole plane (K = M) crosses over four times sooner.
+// products' fixed cost, more than the FFT path's fused kernels take, so up to these frames a
+// call the FFT was the faster at every K measured; a crop of the whole plane (K = M) crosses
+// over four times sooner.
 [[nodiscard]] constexpr int fft_up_to_frames(int samples, bool whole_plane) {
   const int frames = samples <= 32 ? 64 : samples <= 64 ? 16 : samples <= 128 ? 8 : 4;
   return whole_plane ? frames / 4 : frames;
