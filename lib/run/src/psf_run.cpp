@@ -332,7 +332,8 @@ int PsfRun::compile_threads(std::size_t count, FrameCost cost) const noexcept {
   // the phases fast enough; a host backend's own threads have those cores. More than
   // max_compile_threads only contend (the 32-core GPU host: docs/scaling.md).
   // --threads (an MPI rank's share of its host) caps the threads here too. Starting the
-  // threads costs some 0.1 ms a call, as much as a template's 4096 frames on one core.
+  // threads costs a call about what a template's few thousand frames cost one core
+  // (bench/results/2026-12-03-python-batches.md), so cheap frames wait for larger counts.
   constexpr int max_compile_threads = 8;
   constexpr std::size_t frames_worth_threads[] = {256, 4096, 16384};  // by FrameCost
   if (backend_site_ != ComputeSite::device || count < frames_worth_threads[static_cast<int>(cost)])
