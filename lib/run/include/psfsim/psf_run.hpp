@@ -95,8 +95,9 @@ class PsfRun {
   [[nodiscard]] Aberration in_waves(Aberration terms) const;
   // Throws RuntimeFailure naming the first frame of the block with a NaN or infinity.
   void require_finite(std::size_t first, const FrameBlock& block);
-  // What compiling a frame costs on one core: building and compiling its terms (about 1 us),
-  // drawing its values for a template (0.1 us), a template's values given (20 ns).
+  // What compiling a frame costs on one core, each several times less than the one before:
+  // building and compiling its terms, drawing its values for a template, a template's values
+  // given.
   enum class FrameCost { terms, drawn_template, template_values };
   // Threads that compile `count` phases: several only where a device computes them, and
   // only where the frames' cost outweighs starting the threads.
