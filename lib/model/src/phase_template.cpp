@@ -1,6 +1,8 @@
 #include "psfsim/phase_template.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace psfsim {
 
@@ -9,48 +11,38 @@ std::optional<PhaseTemplate> PhaseTemplate::make(const Aberration& fixed,
                                                  double waves_per_unit) {
   if (std::any_of(ids.begin(), ids.end(), [](const TermId& id) { return id.field_axis >= 0; }))
     return std::nullopt;
-  // The frame's terms in set_term's order: a term set again leaves its place for the end.
+  // The frame's terms in set_term's own order, each set term marked NaN; the last id naming
+  // a term is the column its value comes from.
   Aberration shape = fixed;
-  std::vector<int> seidel_columns(fixed.seidel.size(), -1);
-  std::vector<int> zernike_columns(fixed.zernike.size(), -1);
-  for (std::size_t k = 0; k < ids.size(); ++k) {
-    const TermId& id = ids[k];
-    if (id.zernike) {
-      for (std::size_t i = shape.zernike.size(); i-- > 0;)
-        if (shape.zernike[i].j == id.j) {
-          shape.zernike.erase(shape.zernike.begin() + static_cast<std::ptrdiff_t>(i));
-          zernike_columns.erase(zernike_columns.begin() + static_cast<std::ptrdiff_t>(i));
-        }
-      shape.zernike.push_back({id.j, 0.0});
-      zernike_columns.push_back(static_cast<int>(k));
-    } else {
-      for (std::size_t i = shape.seidel.size(); i-- > 0;)
-        if (shape.seidel[i].l == id.l && shape.seidel[i].m == id.m) {
-          shape.seidel.erase(shape.seidel.begin() + static_cast<std::ptrdiff_t>(i));
-          seidel_columns.erase(seidel_columns.begin() + static_cast<std::ptrdiff_t>(i));
-        }
-      shape.seidel.push_back({id.l, id.m, 0.0});
-      seidel_columns.push_back(static_cast<int>(k));
-    }
-  }
+  for (const TermId& id : ids) set_term(shape, id, std::numeric_limits<double>::quiet_NaN());
+  const auto column = [&](auto&& names_it) {
+    for (std::size_t k = ids.size(); k-- > 0;)
+      if (names_it(ids[k])) return static_cast<int>(k);
+    return -1;
+  };
   PhaseTemplate t;
   t.degree_ = std::max(degree, required_degree(shape));
   t.waves_per_unit_ = waves_per_unit;
   // in_waves scales a fixed term once per frame; the template once, the same product.
   const auto in_waves = [&](double w) { return waves_per_unit == 1.0 ? w : w * waves_per_unit; };
   for (std::size_t i = 0; i < shape.seidel.size(); ++i) {
+    const SeidelTerm& held = shape.seidel[i];
     Term term;
-    term.column = seidel_columns[i];
-    term.seidel = shape.seidel[i];
+    if (std::isnan(held.waves))
+      term.column =
+          column([&](const TermId& id) { return !id.zernike && id.l == held.l && id.m == held.m; });
+    term.seidel = held;
     if (term.column < 0) term.waves = in_waves(shape.seidel[i].waves);
     t.seidel_.push_back(term);
   }
   for (std::size_t i = 0; i < shape.zernike.size(); ++i) {
+    const int j = shape.zernike[i].j;
     Term term;
-    term.column = zernike_columns[i];
+    if (std::isnan(shape.zernike[i].waves))
+      term.column = column([&](const TermId& id) { return id.zernike && id.j == j; });
     if (term.column < 0) term.waves = in_waves(shape.zernike[i].waves);
     term.zernike = static_cast<int>(t.zernike_tables_.size());
-    t.zernike_tables_.push_back(zernike_table(shape.zernike[i].j, t.degree_ + 1));
+    t.zernike_tables_.push_back(zernike_table(j, t.degree_ + 1));
     t.zernike_.push_back(term);
   }
   return t;
