@@ -18,7 +18,6 @@ Propagation faster_propagation(const BackendEntry& entry, const PropagationWork&
 double propagation_cost(const PropagationCosts& costs, const RunWork& work) {
   if (work.propagation == Propagation::fft) return costs.fft;
   if (work.propagation == Propagation::mft || work.frame.padded == 0) return costs.mft;
-  if (costs.fft_for_call(work.frame.frames)) return costs.fft;
   return std::min(costs.fft, costs.mft);
 }
 
