@@ -23,12 +23,6 @@ echo "== CUDA tests"
   >"$out/tests.txt" 2>&1 || { status=1; tail -n 60 "$out/tests.txt"; }
 grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/tests.txt" | tail -n 12
 
-# The run's timing table: the fused stage's median and spread over --repeat calls.
-one_psf() {  # exe n precision
-  "$1" run --backend cuda --samples "$2" --precision "$3" --repeat 3000 --seidel 2,1,1 \
-    -o "$scratch/one.h5" --force 2>&1 | sed -n '/^stage/,$p' | grep -E "pupil|total" | head -n 2 |
-    tr -s ' ' | tr '\n' ' '
-}
 echo "== one PSF to host, --repeat 3000, medians, interleaved"
 for round in 1 2 3; do
   for precision in single double; do

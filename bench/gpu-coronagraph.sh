@@ -69,9 +69,6 @@ else
   echo "-- initcheck (vortex): FAILED"; tail -n 20 "$scratch/san.txt"; status=1
 fi
 
-median_total() {  # FILE: the median of /timings/total over the repeats after the first
-  "$python" -c "import h5py, numpy as np, sys; t = h5py.File(sys.argv[1])['timings/total'][()]; print(np.median(t[1:] if t.size > 1 else t))" "$1"
-}
 run_case() {  # NAME BACKEND FRAMES REPEATS TRAIN...   (EXE: the psfsim to run, default current)
   local name=$1 backend=$2 frames=$3 repeats=$4
   shift 4

@@ -2,9 +2,23 @@
 # build folder: makes the tree the build was configured in exist (the test program runs
 # psfsim and the reference scripts by its absolute paths) as a link to this copy, and puts
 # CUDA's libraries first and the carried ones the GPU machine lacks ($build/gpu-libs) last
-# on the library path, so that the host's own come before the copies.
+# on the library path, so that the host's own come before the copies. It also defines the
+# helpers the scripts share (below), which write into the caller's $scratch folder.
 source_dir=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
 if [ -n "$source_dir" ] && [ "$source_dir" != "$PWD" ] && [ ! -e "$source_dir" ]; then
   mkdir -p "$(dirname "$source_dir")" && ln -s "$PWD" "$source_dir"
 fi
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}:$PWD/$build/gpu-libs
+
+# One PSF to host: the run's table rows for the pupil and the fused stage (median and spread
+# over --repeat 3000 calls).
+one_psf() {  # EXE N PRECISION
+  "$1" run --backend cuda --samples "$2" --precision "$3" --repeat 3000 --seidel 2,1,1 \
+    -o "$scratch/one.h5" --force 2>&1 | sed -n '/^stage/,$p' | grep -E "pupil|total" | head -n 2 |
+    tr -s ' ' | tr '\n' ' '
+}
+
+# The median of a run file's /timings/total over the repeats after the first, in seconds.
+median_total() {  # FILE
+  "${python:-python3}" -c "import h5py, numpy as np, sys; t = h5py.File(sys.argv[1])['timings/total'][()]; print(np.median(t[1:] if t.size > 1 else t))" "$1"
+}

@@ -34,8 +34,8 @@ engine() {  # EXE N K B: PSFs/s from the median of /timings/total over repeats 2
   "$1" run --backend cuda --samples "$2" --crop "$3" --precision single --wisdom none \
     --random "4-6,0.05,$4,1" --repeat 8 --quiet --force -o "$scratch/e.h5" ||
     { echo "FAILED"; status=1; return; }
-  "$python" -c "import h5py, numpy as np, sys; t = h5py.File(sys.argv[1])['timings/total'][()]; print(f'{int(sys.argv[2]) / np.median(t[1:]):.0f} PSFs/s')" \
-    "$scratch/e.h5" "$4"
+  "$python" -c "import sys; print(f'{int(sys.argv[1]) / float(sys.argv[2]):.0f} PSFs/s')" "$4" \
+    "$(median_total "$scratch/e.h5")"
 }
 echo "== psfsim run --random 4-6,0.05,B,1 --repeat 8 (float32), interleaved"
 for round in 1 2; do
@@ -46,15 +46,11 @@ for round in 1 2; do
   done
 done | tee "$out/random-engine.txt"
 
-one_psf() {  # EXE N: the fused stage's median over --repeat 3000 calls (the run's table)
-  "$1" run --backend cuda --samples "$2" --repeat 3000 --seidel 2,1,1 -o "$scratch/one.h5" \
-    --force 2>&1 | sed -n '/^stage/,$p' | grep -E "total" | head -n 1 | tr -s ' '
-}
 echo "== one PSF to host (FFT path, float32), --repeat 3000, interleaved"
 for round in 1 2; do
   for n in 64 128; do
-    [ -x "$baseline" ] && echo "round $round N=$n baseline: $(one_psf "$baseline" "$n")"
-    echo "round $round N=$n current:  $(one_psf "$psfsim" "$n")"
+    [ -x "$baseline" ] && echo "round $round N=$n baseline: $(one_psf "$baseline" "$n" single)"
+    echo "round $round N=$n current:  $(one_psf "$psfsim" "$n" single)"
   done
 done | tee "$out/one-psf.txt"
 
