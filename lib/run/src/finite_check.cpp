@@ -36,11 +36,11 @@ std::optional<std::size_t> first_non_finite_frame(const void* data, std::size_t 
                                                   std::size_t frame_elements, Precision precision) {
   const std::size_t frame_bytes = frame_elements * bytes_per_real(precision);
   const auto* bytes = static_cast<const unsigned char*>(data);
-  // The whole block first: the common case is one pass with no frame found. A block of
-  // thousands of frames (a Python batch to a NumPy array, 128 MiB) takes one core some
-  // 10 ms, so large blocks are looked at in pieces on every core.
-  constexpr std::size_t piece_frames_bytes = std::size_t{1} << 22;
-  const std::size_t per_piece = std::max<std::size_t>(1, piece_frames_bytes / frame_bytes);
+  // The whole block first: the common case is one pass with no frame found. On one core the
+  // scan of a block of thousands of frames (a Python batch to a NumPy array) set the pace of
+  // the call, so large blocks are looked at in pieces of whole frames on every core.
+  constexpr std::size_t piece_bytes = std::size_t{1} << 22;
+  const std::size_t per_piece = std::max<std::size_t>(1, piece_bytes / frame_bytes);
   const std::size_t pieces = (frames + per_piece - 1) / per_piece;
   std::atomic<bool> found = false;
   for_contiguous_runs(pieces, [&](std::size_t lo, std::size_t hi) {
