@@ -3,64 +3,17 @@
 
 #include "cuda_check.hpp"
 #include "pupil_kernel.hpp"
+#include "pupil_phase.cuh"
 
 namespace psfsim::cuda {
 namespace {
 
-constexpr int warp_lanes = 32;
-constexpr int warps_per_block = 8;
-constexpr int block_threads = warp_lanes * warps_per_block;
+using namespace pupil_device;
+
 // Two blocks per multiprocessor of an H200: measured best for one large frame and for
 // 1024 small ones alike.
 constexpr int target_blocks = 264;
-// Strides (degree + 1) up to this get a kernel with the row polynomials in registers.
-constexpr int max_unrolled_stride = 9;
 
-__device__ inline void unit_phasor(double turns, float2& out) {
-  // Reduce to a fraction of a wave in double so that float only sees |angle| <= pi.
-  const double fraction = turns - rint(turns);
-  sincospif(static_cast<float>(2.0 * fraction), &out.y, &out.x);
-}
-
-__device__ inline void unit_phasor(double turns, double2& out) {
-  sincospi(2.0 * (turns - rint(turns)), &out.y, &out.x);
-}
-
-__device__ inline double horner(const double* coeffs, int stride, double t) {
-  double v = coeffs[stride - 1];
-  for (int k = stride - 2; k >= 0; --k) v = fma(v, t, coeffs[k]);
-  return v;
-}
-
-// Horner's rule on a row polynomial: in registers for a compile-time stride, else from
-// shared memory.
-template <int kStride>
-struct RowPolynomial {
-  double c[kStride];
-  __device__ void load(const double* from) {
-#pragma unroll
-    for (int k = 0; k < kStride; ++k) c[k] = from[k];
-  }
-  __device__ double operator()(double t) const {
-    double v = c[kStride - 1];
-#pragma unroll
-    for (int k = kStride - 2; k >= 0; --k) v = fma(v, t, c[k]);
-    return v;
-  }
-};
-template <>
-struct RowPolynomial<0> {
-  const double* c;
-  int stride;
-  __device__ void load(const double* from) { c = from; }
-  __device__ double operator()(double t) const { return horner(c, stride, t); }
-};
-
-struct DeviceTables {
-  __device__ const double* frame(const PhaseTables& p, int f) const {
-    return p.coefficients + static_cast<long long>(f) * p.doubles_per_frame();
-  }
-};
 struct ParameterTables {
   InlineTables tables;
   __device__ const double* frame(const PhaseTables& p, int f) const {
@@ -96,17 +49,6 @@ __device__ PaddedRow<Real> row_of(const PupilShape& s, DeviceComplex<Real>* pupi
       s.shift_waves[s.offset + r], s.shift_waves + s.offset};
 }
 
-// The MFT's phasors. Single precision takes the hardware sine and cosine of the exactly
-// reduced turn, a few instructions against sincospif's tens: their absolute error (below
-// 4e-7 on [-pi, pi]) is of the order of what the float products summing N^2 samples add
-// anyway. Double keeps sincospi.
-__device__ inline void channel_phasor(double turns, float2& out) {
-  const double two_pi = 6.283185307179586476925;
-  __sincosf(static_cast<float>(two_pi * (turns - rint(turns))), &out.y, &out.x);
-}
-
-__device__ inline void channel_phasor(double turns, double2& out) { unit_phasor(turns, out); }
-
 // The MFT's dense pupils: one phasor per channel from the one phase W.
 template <typename Real>
 struct ChannelRow {
@@ -117,14 +59,8 @@ struct ChannelRow {
   // w and opd in waves at the reference: each channel scales them, and drops the map's
   // scaled whole waves exactly before they meet w, as PaddedRow does.
   __device__ void inside(int c, double w, double opd, double a) const {
-    for (int k = 0; k < channels; ++k) {
-      const double waves = phase_scales[k] * opd;
-      DeviceComplex<Real> value;
-      channel_phasor(phase_scales[k] * w + (waves - rint(waves)), value);
-      value.x *= static_cast<Real>(a);
-      value.y *= static_cast<Real>(a);
-      out[k * channel_stride + c] = value;
-    }
+    for (int k = 0; k < channels; ++k)
+      out[k * channel_stride + c] = channel_sample<Real>(phase_scales[k], w, opd, a);
   }
   __device__ void outside(int c) const {
     for (int k = 0; k < channels; ++k)
@@ -171,12 +107,7 @@ __global__ void __launch_bounds__(block_threads)
                        PupilTiling tiling, Source source) {
   extern __shared__ double shared[];
   const int n = shape.samples;
-  const int chunk = blockIdx.x % tiling.column_chunks;
-  const int rest = blockIdx.x / tiling.column_chunks;
-  const int frame = rest / tiling.row_groups;
-  const int first_row = (rest - frame * tiling.row_groups) * tiling.rows_per_block;
-  const int warp = threadIdx.x / warp_lanes;
-  const int lane = threadIdx.x % warp_lanes;
+  const auto [frame, first_row, chunk, warp, lane] = block_place(tiling);
 
   const int stride = kStride > 0 ? kStride : phase.degree + 1;
   const int per_frame = phase.doubles_per_frame();
@@ -184,19 +115,9 @@ __global__ void __launch_bounds__(block_threads)
   double* tables = shared;
   double* row = shared + per_frame + warp * collapsed;
 
-  const double* from = source.frame(phase, frame);
-  // The plain table's constant term is piston, which changes no intensity at any wavelength:
-  // without it 1e6 waves of Z1, 1e9 at a band's shortest wavelength, add no rounding. The
-  // moments need no piston either.
-  for (int i = threadIdx.x; i < per_frame; i += block_threads) tables[i] = i == 0 ? 0.0 : from[i];
-  // This frame's maps: its batch index picks them where there is one per frame.
+  load_tables(tables, source.frame(phase, frame), per_frame);
   const PupilMaps& maps = shape.maps;
-  const long long index = maps.batch_index != nullptr ? maps.batch_index[frame] : 0;
-  const double* amplitude = maps.amplitude != nullptr
-                                ? maps.amplitude + (index < 0 ? 0 : index) * maps.amplitude_stride
-                                : nullptr;
-  const double* opd =
-      maps.opd != nullptr && index >= 0 ? maps.opd + index * maps.opd_stride : nullptr;
+  const auto [amplitude, opd] = frame_maps(maps, frame);
   __syncthreads();
 
   double sum_a = 0.0, sum_aw = 0.0, sum_aw2 = 0.0;  // for maps.moments
@@ -205,11 +126,7 @@ __global__ void __launch_bounds__(block_threads)
   const int end_row = min(n, first_row + tiling.rows_per_block);
   for (int r = first_row + warp; r < end_row; r += warps_per_block) {
     const double y = shape.coordinate[r];
-    for (int k = lane; k < collapsed; k += warp_lanes) {
-      const int table = k / stride;
-      const int a = k - table * stride;
-      row[k] = horner(tables + (table * stride + a) * stride, stride, y);
-    }
+    collapse_row(tables, stride, collapsed, y, row, lane);
     __syncwarp();
     RowPolynomial<kStride> plain;
     RowPolynomial<kStride> with_rho;
@@ -250,16 +167,18 @@ std::size_t shared_bytes(const PhaseTables& phase) {
   return sizeof(double) * (phase.doubles_per_frame() + warps_per_block * collapsed);
 }
 
-// The kernel for a stride: unrolled up to max_unrolled_stride, generic beyond.
-template <typename Real, typename Source, typename Layout = PupilShape, int kStride = 1>
-const void* kernel_for(int stride) {
-  if constexpr (kStride > max_unrolled_stride) {
-    return reinterpret_cast<const void*>(&build_pupil_kernel<Real, 0, Source, Layout>);
-  } else {
-    if (stride == kStride)
-      return reinterpret_cast<const void*>(&build_pupil_kernel<Real, kStride, Source, Layout>);
-    return kernel_for<Real, Source, Layout, kStride + 1>(stride);
+template <typename Real, typename Source, typename Layout>
+struct PupilKernels {
+  template <int kStride>
+  static const void* get() {
+    return reinterpret_cast<const void*>(&build_pupil_kernel<Real, kStride, Source, Layout>);
   }
+};
+
+// The kernel for a stride: unrolled up to max_unrolled_stride, generic beyond.
+template <typename Real, typename Source, typename Layout = PupilShape>
+const void* kernel_for(int stride) {
+  return kernel_for_stride<PupilKernels<Real, Source, Layout>>(stride);
 }
 
 template <typename Real, typename Source, typename Layout>
