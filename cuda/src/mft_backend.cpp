@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <optional>
 #include <cmath>
 #include <complex>
 #include <iterator>
@@ -16,11 +17,13 @@
 #include "device_info.hpp"
 #include "device_memory.hpp"
 #include "encircled_energy.hpp"
+#include "folded_pupil_kernel.hpp"
 #include "mft_blas.hpp"
 #include "mft_intensity.hpp"
 #include "pipelined_backend.hpp"
 #include "metrics_kernel.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/cuda/mft_fold.hpp"
 #include "psfsim/memory_budget.hpp"
 #include "psfsim/mft_matrix.hpp"
 #include "pupil_kernel.hpp"
@@ -79,9 +82,20 @@ std::size_t train_bytes_per_frame(const PsfPlan& plan, std::size_t complex_bytes
              : TrainStage<double>::bytes_per_frame(c, plan.samples);
 }
 
-MftSchedule choose_schedule(const PsfPlan& plan, std::size_t complex_bytes) {
+// The folded products (psfsim/cuda/mft_fold.hpp) where they apply: a plan of frames alone
+// (metrics and optical trains read the unfolded pupils and fields) on a grid that folds.
+std::optional<FoldedAxis> folding(const PsfPlan& plan) {
+  if (plan.train || !plan.metrics.empty()) return std::nullopt;
+  FoldedAxis axis = fold_axis(plan.sampled_pupil().coordinates);
+  if (!axis.worthwhile()) return std::nullopt;
+  return axis;
+}
+
+// `width`: the pupils' side, N, or the folded layout's P.
+MftSchedule choose_schedule(const PsfPlan& plan, std::size_t complex_bytes, int width,
+                            bool folded) {
   MftSchedule s;
-  const long long n = plan.samples;
+  const long long n = width;
   const long long k = plan.frame;
   const long long channels = static_cast<long long>(plan.channels.size());
   const long long batch = plan.max_batch;
@@ -97,7 +111,8 @@ MftSchedule choose_schedule(const PsfPlan& plan, std::size_t complex_bytes) {
         static_cast<std::size_t>(channels) * train_bytes_per_frame(plan, complex_bytes);
   const long long most = std::clamp<long long>(
       std::min<long long>(static_cast<long long>(piece_buffer_limit / bytes_per_frame),
-                          INT_MAX / n),  // the first product's n = frames * N
+                          INT_MAX / (folded ? 2 * n : n)),  // the first product's n: frames * N
+                                                            // (folded: frames * 2P)
       1, batch);
   s.piece_frames = static_cast<int>(most);
   return s;
@@ -159,12 +174,18 @@ class MftBackend final : public PipelinedBackend<Real> {
   void issue_piece(const GraphKey& key, int piece, int first, int count);
   void issue_copy(int slot, int frames, cudaStream_t stream);
   void issue_products(int count);
+  void issue_folded_products(int count);
+  void issue_folded_pupils(const GraphKey& key, int first, int count);
+  void issue_intensity(const GraphKey& key, int first, int count);
+  [[nodiscard]] PupilTiling pupil_tiling(int frames) const;
   void mark(const GraphKey& key, std::size_t index) const;
   [[nodiscard]] StageTimes staged_times(int slot, int frames) const;
 
+  std::optional<FoldedAxis> fold_;
   MftSchedule schedule_;
-  int n_ = 0;  // N
-  int k_ = 0;  // K
+  int n_ = 0;      // N
+  int k_ = 0;      // K
+  int width_ = 0;  // the pupils' side: N, or folded, P
 
   // Released in reverse order, after the pipeline's graphs (CallPipeline::stop) and before
   // its streams: the cuBLAS handle before the buffers it uses. The copy stream takes the
@@ -179,9 +200,15 @@ class MftBackend final : public PipelinedBackend<Real> {
   DeviceBuffer<double> phase_scales_;
   DeviceBuffer<Real> weights_;
   DeviceBuffer<Complex> matrices_;  // A_k, row-major K x N, channel after channel
-  DeviceBuffer<Complex> pupils_;    // [channel][frame][r][c]
-  DeviceBuffer<Complex> products_;  // T = P A^T: [channel][frame][r][p]
-  DeviceBuffer<Complex> fields_;    // E = A T: [channel][frame][q][p]
+  // Folded: W_k, column-major P x K, channel after channel, and the folded positions.
+  DeviceBuffer<Real> folded_matrices_;
+  DeviceBuffer<int> fold_positive_;
+  DeviceBuffer<int> fold_negative_;
+  // Unfolded, complex; folded, the same memory as reals (FoldedPupilLayout, the first
+  // product's K x 2P, then real and imaginary K x K planes).
+  DeviceBuffer<Complex> pupils_;                              // [channel][frame][r][c]
+  DeviceBuffer<Complex> products_;                            // T = P A^T: [channel][frame][r][p]
+  DeviceBuffer<Complex> fields_;                              // E = A T: [channel][frame][q][p]
   std::array<DeviceBuffer<Real>, call_slots> device_frames_;  // copied from, by call slot
   // docs/spec.md §7's metrics: parameters, the channels' unnormalized weights and the pupil
   // kernel's wavefront sums; the kernels write the values into the pipeline's pinned memory.
@@ -196,13 +223,16 @@ class MftBackend final : public PipelinedBackend<Real> {
 template <typename Real>
 MftBackend<Real>::MftBackend(const PsfPlan& plan)
     : Base(plan, open_mft_device(plan), false),
-      schedule_(choose_schedule(plan_, sizeof(Complex))),
+      fold_(folding(plan_)),
+      schedule_(choose_schedule(plan_, sizeof(Complex),
+                                fold_ ? fold_->layout.width() : plan_.samples, fold_.has_value())),
       n_(plan_.samples),
-      k_(plan_.frame) {
+      k_(plan_.frame),
+      width_(fold_ ? fold_->layout.width() : n_) {
   require_memory();
   const long long w = channels();
-  pupils_ = DeviceBuffer<Complex>(w * piece_elements(static_cast<long long>(n_) * n_));
-  products_ = DeviceBuffer<Complex>(w * piece_elements(static_cast<long long>(n_) * k_));
+  pupils_ = DeviceBuffer<Complex>(w * piece_elements(static_cast<long long>(width_) * width_));
+  products_ = DeviceBuffer<Complex>(w * piece_elements(static_cast<long long>(width_) * k_));
   fields_ = DeviceBuffer<Complex>(w * piece_elements(static_cast<long long>(k_) * k_));
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   for (int slot = 0; slot < call_slots && !schedule_.direct_write; ++slot)
@@ -243,13 +273,14 @@ MftBackend<Real>::~MftBackend() {
 template <typename Real>
 void MftBackend<Real>::require_memory() const {
   const std::size_t w = plan_.channels.size();
-  const std::size_t n = static_cast<std::size_t>(n_);
+  const std::size_t n = static_cast<std::size_t>(width_);
   const std::size_t k = static_cast<std::size_t>(k_);
   const std::size_t pieces = static_cast<std::size_t>(schedule_.piece_frames);
   const std::size_t batch = static_cast<std::size_t>(plan_.max_batch);
   std::size_t needed = w * pieces * (n * n + n * k + k * k) * sizeof(Complex)  // piece buffers
                        + w * k * n * sizeof(Complex)                           // matrices
-                       + n * sizeof(double) + w * (sizeof(double) + sizeof(Real)) +
+                       + 2 * n * sizeof(int) + static_cast<std::size_t>(n_) * sizeof(double) +
+                       w * (sizeof(double) + sizeof(Real)) +
                        PupilMapBuffers::bytes(plan_.sampled_pupil()) + BlasHandle::workspace_bytes;
   if (!schedule_.direct_write) needed += call_slots * batch * pixels() * sizeof(Real);
   if (plan_.train)
@@ -309,6 +340,19 @@ void MftBackend<Real>::upload_constants() {
   upload(weights_, weights);
 
   // Worked out on the host in double, then rounded once to Real.
+  if (fold_) {
+    upload(fold_positive_, fold_->positive);
+    upload(fold_negative_, fold_->negative);
+    std::vector<double> folded;
+    for (const SpectralChannel& c : plan_.channels)
+      write_folded_matrix(*fold_, k_, plan_.pixel_centre, c.pixel_scale, mft_phasor,
+                          std::back_inserter(folded));
+    std::vector<Real> rounded;
+    rounded.reserve(folded.size());
+    for (const double v : folded) rounded.push_back(static_cast<Real>(v));
+    upload(folded_matrices_, rounded);
+    return;
+  }
   std::vector<Complex> matrices;
   matrices.reserve(plan_.channels.size() * static_cast<std::size_t>(k_) * facts.coordinates.size());
   for (const SpectralChannel& c : plan_.channels)
@@ -331,8 +375,9 @@ std::string MftBackend<Real>::fused_stages() const {
            " MiB is computed in pieces; each stage's time is its sum over the pieces";
   }
   std::string text =
-      "pupil+mft+intensity+transfer: one CUDA graph (pupil kernel, two cuBLAS products, "
-      "intensity kernel) timed by one pair of events around its launch; ";
+      std::string("pupil+mft+intensity+transfer: one CUDA graph (pupil kernel, two cuBLAS ") +
+      (fold_ ? "real products of the pupils folded by the grid's symmetry" : "complex products") +
+      ", intensity kernel) timed by one pair of events around its launch; ";
   if (schedule_.direct_write)
     return text + "outputs of at most " + std::to_string(direct_write_limit >> 10) +
            " KiB per call are written by the intensity kernel straight into pinned host memory";
@@ -384,8 +429,7 @@ std::size_t MftBackend<Real>::table_bus_reads(const BatchTableLayout& layout) co
   std::size_t bus_reads = 0;
   const PieceSplit split = schedule_.split(layout.frames);
   for (int p = 0; p < split.pieces(); ++p)
-    bus_reads += static_cast<std::size_t>(
-                     PupilTiling::for_channels(n_, split.count(p)).blocks(split.count(p))) *
+    bus_reads += static_cast<std::size_t>(pupil_tiling(split.count(p)).blocks(split.count(p))) *
                  layout.doubles_per_frame() * sizeof(double);
   return bus_reads;
 }
@@ -444,6 +488,16 @@ void MftBackend<Real>::issue_copy(int slot, int frames, cudaStream_t stream) {
 template <typename Real>
 void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, int count) {
   const cudaStream_t stream = pipeline_.stream();
+  const std::size_t marks = 4 * static_cast<std::size_t>(piece);
+  if (fold_) {
+    issue_folded_pupils(key, first, count);
+    mark(key, marks + 1);
+    issue_folded_products(count);
+    mark(key, marks + 2);
+    issue_intensity(key, first, count);
+    mark(key, marks + 3);
+    return;
+  }
   PhaseTables tables = pipeline_.phase_tables(key);
   tables.coefficients += static_cast<std::size_t>(first) * tables.doubles_per_frame();
   tables.frames = count;
@@ -460,20 +514,12 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
   for (std::size_t c = 0; c < trains_.size(); ++c)
     trains_[c].issue(blas_, pupils_.data() + c * piece_elements(static_cast<long long>(n_) * n_),
                      count, stream);
-  mark(key, 4 * static_cast<std::size_t>(piece) + 1);
+  mark(key, marks + 1);
   issue_products(count);
-  mark(key, 4 * static_cast<std::size_t>(piece) + 2);
-
-  const std::size_t offset = static_cast<std::size_t>(first) * pixels();
-  Real* destination = schedule_.direct_write
-                          ? pipeline_.frames_view(key.slot) + offset
-                          : device_frames_[static_cast<std::size_t>(key.slot)].data() + offset;
-  const MftIntensityShape intensity{k_ * k_, count, channels(),
-                                    piece_elements(static_cast<long long>(k_) * k_)};
-  if (plan_.metrics.store_frames)
-    launch_mft_intensity<Real>(fields_.data(), intensity, weights_.data(), plan_.normalization,
-                               destination, stream);
+  mark(key, marks + 2);
+  issue_intensity(key, first, count);
   if (!plan_.metrics.empty()) {
+    const std::size_t offset = static_cast<std::size_t>(first) * pixels();
     FieldWindow<Real> window;
     window.fields = fields_.data();
     window.frame_stride = static_cast<long long>(k_) * k_;
@@ -491,7 +537,49 @@ void MftBackend<Real>::issue_piece(const GraphKey& key, int piece, int first, in
                         piece_elements(static_cast<long long>(n_) * n_), n_, 0, 0, n_, nullptr},
                        count, out, stream);
   }
-  mark(key, 4 * static_cast<std::size_t>(piece) + 3);
+  mark(key, marks + 3);
+}
+
+// The folded pupils of frames [first, first + count), for every channel.
+template <typename Real>
+void MftBackend<Real>::issue_folded_pupils(const GraphKey& key, int first, int count) {
+  PhaseTables tables = pipeline_.phase_tables(key);
+  tables.coefficients += static_cast<std::size_t>(first) * tables.doubles_per_frame();
+  tables.frames = count;
+  FoldedPupils shape;
+  shape.samples = n_;
+  shape.obscuration = plan_.obscuration;
+  shape.coordinate = coordinates_.data();
+  shape.positive = fold_positive_.data();
+  shape.negative = fold_negative_.data();
+  shape.layout = fold_->layout;
+  shape.phase_scales = phase_scales_.data();
+  shape.channels = channels();
+  shape.channel_stride = 2 * piece_elements(static_cast<long long>(width_) * width_);
+  shape.maps = pipeline_.maps(key.slot, first);
+  launch_build_folded_pupils<Real>(reinterpret_cast<Real*>(pupils_.data()), shape, tables,
+                                   pipeline_.stream());
+}
+
+// The frames' intensity from the piece's fields, into the call's destination.
+template <typename Real>
+void MftBackend<Real>::issue_intensity(const GraphKey& key, int first, int count) {
+  if (!plan_.metrics.store_frames) return;
+  const std::size_t offset = static_cast<std::size_t>(first) * pixels();
+  Real* destination = schedule_.direct_write
+                          ? pipeline_.frames_view(key.slot) + offset
+                          : device_frames_[static_cast<std::size_t>(key.slot)].data() + offset;
+  const long long channel_stride = piece_elements(static_cast<long long>(k_) * k_);
+  if (fold_) {
+    const MftIntensityShape planes{k_ * k_, count, channels(), 2 * channel_stride};
+    launch_mft_intensity_planar<Real>(reinterpret_cast<const Real*>(fields_.data()), planes,
+                                      weights_.data(), plan_.normalization, destination,
+                                      pipeline_.stream());
+    return;
+  }
+  const MftIntensityShape intensity{k_ * k_, count, channels(), channel_stride};
+  launch_mft_intensity<Real>(fields_.data(), intensity, weights_.data(), plan_.normalization,
+                             destination, pipeline_.stream());
 }
 
 // The two products of every frame of the piece, in cuBLAS's column-major terms: a row-major
@@ -514,6 +602,37 @@ void MftBackend<Real>::issue_products(int count) {
                                {matrices_.data() + c * nk, n_, 0, false},
                                fields_.data() + c * piece_elements(static_cast<long long>(k_) * k_),
                                k_, static_cast<long long>(k_) * k_, count);
+}
+
+// The folded products (psfsim/cuda/mft_fold.hpp), real, per channel: X = W^T L^T (K x 2P),
+// one product whose n runs over all the piece's frames side by side (each frame's 2P x P
+// row-major L is the column-major P x 2P of its transpose); then each half of every frame's
+// X times W, a strided batch of 2 x frames, giving the field's real and imaginary K x K
+// planes in turn.
+template <typename Real>
+void MftBackend<Real>::issue_folded_products(int count) {
+  const long long pk = static_cast<long long>(width_) * k_;
+  const long long pupil_reals = 2 * piece_elements(static_cast<long long>(width_) * width_);
+  const long long product_reals = 2 * piece_elements(pk);
+  const long long field_reals = 2 * piece_elements(static_cast<long long>(k_) * k_);
+  Real* pupils = reinterpret_cast<Real*>(pupils_.data());
+  Real* products = reinterpret_cast<Real*>(products_.data());
+  Real* fields = reinterpret_cast<Real*>(fields_.data());
+  const int w = channels();
+  real_gemm_strided_batched<Real>(
+      blas_, k_, 2 * width_ * count, width_, {folded_matrices_.data(), width_, pk, true},
+      {pupils, width_, pupil_reals, false}, products, k_, product_reals, w);
+  for (int c = 0; c < w; ++c)
+    real_gemm_strided_batched<Real>(
+        blas_, k_, k_, width_, {products + c * product_reals, k_, pk, false},
+        {folded_matrices_.data() + c * pk, width_, 0, false}, fields + c * field_reals, k_,
+        static_cast<long long>(k_) * k_, 2 * count);
+}
+
+// How the pupil kernel of this plan splits `frames` among blocks.
+template <typename Real>
+PupilTiling MftBackend<Real>::pupil_tiling(int frames) const {
+  return fold_ ? folded_pupil_tiling(fold_->layout, frames) : PupilTiling::for_channels(n_, frames);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ struct MftIntensityShape {
   int pixels = 0;  // K * K per frame
   int frames = 0;
   int channels = 1;
-  long long channel_stride = 0;  // complex values from one channel's fields to the next
+  long long channel_stride = 0;  // values from one channel's fields to the next
 };
 
 // `fields`: channel k's frame f at fields + k * channel_stride + f * pixels, row-major K x K.
@@ -24,5 +24,13 @@ template <typename Real>
 void launch_mft_intensity(const DeviceComplex<Real>* fields, const MftIntensityShape& shape,
                           const Real* weights, Normalization normalization, Real* destination,
                           cudaStream_t stream);
+
+// The same from the folded products' fields (psfsim/cuda/mft_fold.hpp): channel k's frame f
+// as two row-major K x K planes, real then imaginary, at fields + k * channel_stride +
+// 2 * f * pixels, channel_stride counting reals.
+template <typename Real>
+void launch_mft_intensity_planar(const Real* fields, const MftIntensityShape& shape,
+                                 const Real* weights, Normalization normalization,
+                                 Real* destination, cudaStream_t stream);
 
 }  // namespace psfsim::cuda

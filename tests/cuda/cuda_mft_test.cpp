@@ -19,6 +19,7 @@
 #include "../test_support.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
+#include "psfsim/metrics.hpp"
 #include "psfsim/aberration_polynomial.hpp"
 
 namespace psfsim {
@@ -322,13 +323,70 @@ TEST(CudaMft, FramesCopiedAfterTheGraphMatchSingleFrames) {
 
 TEST(CudaMft, MemoryBoundedPiecesMatchSingleFrames) {
   SKIP_WITHOUT_CUDA();
-  // 672 KiB of piece buffers per frame in single precision, twice that in double: at most
-  // 780 and 390 frames under 512 MiB, so 2 pieces of 400 and 3 of 266 or 267; timed by
-  // stage, and in one graph whose frames (12.5 MiB in single) are copied after it.
+  // 672 KiB of piece buffers per frame in single precision, folded or not, twice that in
+  // double: at most 780 and 390 frames under 512 MiB, so 2 pieces of 400 and 3 of 266 or 267;
+  // timed by stage, and in one graph whose frames (12.5 MiB in single) are copied after it.
   const MftCase c{"N256_K64_peak",    256, Grid::centered, 0.0, 64, 32, {{0.5, 1.0, 1.0}},
                   Normalization::peak};
   expect_batch_matches_single_frames(c, 800, true, "pieces");
   expect_batch_matches_single_frames(c, 800, false, "after the graph");
+}
+
+// The folded products (psfsim/cuda/mft_fold.hpp), taken by a plan of frames alone, against
+// the complex products, taken by the same plan with a metric (metrics read the unfolded
+// fields): an amplitude map that opens every sample (the rim at -1, outside the circle,
+// included), an OPD map per frame, three channels, even N and odd N (its middle
+// sample alone), a pixel centre off the grid's. Tolerance: test::backend_tolerance, as for two
+// backends.
+TEST(CudaMft, FoldedProductsMatchTheComplexOnes) {
+  SKIP_WITHOUT_CUDA();
+  const std::vector<Aberration> frames = seidel_frames();
+  const std::size_t count = frames.size();
+  for (const Precision precision : {Precision::single, Precision::double_})
+    for (const int n : {32, 33}) {
+      SCOPED_TRACE("N " + std::to_string(n) +
+                   (precision == Precision::single ? " single" : " double"));
+      const MftCase c{"maps",
+                      n,
+                      Grid::centered,
+                      0.0,
+                      24,
+                      11.5,
+                      {{0.41, 1.0, 0.5}, {0.49, 0.84, 0.3}, {0.33, 1.25, 0.2}},
+                      Normalization::none};
+      PsfPlan folded = mft_plan(c, precision, static_cast<int>(count));
+      SampledPupil facts = folded.sampled_pupil();
+      const std::size_t samples = static_cast<std::size_t>(n) * n;
+      facts.amplitude.resize(samples);
+      for (std::size_t i = 0; i < samples; ++i)
+        facts.amplitude[i] = 0.6 + 0.4 * std::cos(0.37 * static_cast<double>(i));
+      facts.amplitude_maps = 1;
+      facts.opd.resize(samples * count);
+      for (std::size_t i = 0; i < facts.opd.size(); ++i)
+        facts.opd[i] = 0.3 * std::sin(0.011 * static_cast<double>(i));
+      facts.opd_maps = count;
+      folded.pupil = std::make_shared<const SampledPupil>(facts);
+      PsfPlan complex = folded;
+      MetricsSpec strehl;
+      strehl.metrics = {Metric::strehl};
+      complex.metrics.columns = metric_columns(strehl);
+      for (const MetricColumn& column : complex.metrics.columns)
+        complex.metrics.values_per_frame += column.width;
+
+      std::vector<AberrationPolynomial> phases = test::compile_all(frames);
+      for (std::size_t f = 0; f < count; ++f) phases[f].batch_index = static_cast<long long>(f);
+      const auto a = make_cuda(folded);
+      const auto b = make_cuda(complex);
+      ASSERT_NE(a->fused_stages().find("folded"), std::string::npos) << a->fused_stages();
+      ASSERT_EQ(b->fused_stages().find("folded"), std::string::npos) << b->fused_stages();
+      const std::vector<double> x = test::widen(a->compute(phases), folded);
+      const std::vector<double> y = test::widen(b->compute(phases), complex);
+      ASSERT_EQ(x.size(), y.size());
+      for (std::size_t f = 0; f < count; ++f)
+        EXPECT_LE(test::relative_l2(frame_of(x, f, c.frame), frame_of(y, f, c.frame)),
+                  test::backend_tolerance(precision))
+            << "frame " << f;
+    }
 }
 
 // ---------------------------------------------------------------------------------------
