@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The MFT's folded products on the GPU machine, in one call of the device tool (issue 28's
+# MFT rows): the CUDA tests; compute-sanitizer on MFT runs that fold (even and odd N, double,
+# three channels, sum normalization) and one that does not (metrics); `psfsim run
+# --propagation mft` to host at the targets' shapes with an earlier build interleaved (its
+# in-process /timings/total); the MFT's stages one by one (psfsim_cuda_mft_bench, the
+# baseline's beside it); then the Python module (bench/python-gpu.sh) and
+# bench/python_latency.py.
+#
+#   [PYTEST=1] [PYTHON_BENCH=0] bench/gpu-folded-mft.sh [build-dir] [baseline-psfsim]
+#       (defaults build-gpu and build-gpu/baseline/psfsim)
+#
+# Carried: BUILD/apps/psfsim, BUILD/tests/psfsim_tests, BUILD/bench/psfsim_cuda_mft_bench,
+# BUILD/CMakeCache.txt, BUILD/gpu-libs, BUILD/python-gpu-input (bench/python-gpu.sh stage)
+# and the baseline (its psfsim, and its psfsim_cuda_mft_bench beside it).
+set -u
+build=${1:-build-gpu}
+baseline=${2:-$build/baseline/psfsim}
+source bench/gpu-env.sh
+out=${OUT:-$PWD/gpu-folded-out}
+mkdir -p "$out"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+python=${PYTHON:-python3}
+psfsim=$build/apps/psfsim
+status=0
+
+echo "== CUDA tests"
+"$build/tests/psfsim_tests" --gtest_filter='*Cuda*:*cuda*:PhaseTable*:MftFold*' --gtest_brief=1 \
+  >"$out/tests.txt" 2>&1 || { status=1; tail -n 40 "$out/tests.txt"; }
+grep -E "PASSED|FAILED|tests ran" "$out/tests.txt" | tail -n 5
+
+echo "== compute-sanitizer: memcheck, racecheck, initcheck (MFT)"
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+cases=("--samples 64 --crop 32 --vary Z4,-1,1,24"
+       "--samples 63 --crop 40 --zernike 7,0.2 --normalize sum"
+       "--samples 128 --crop 64 --precision double --vary S2_1,-1,1,6"
+       "--samples 48 --crop 24 --band 500nm-600nm,3 --diameter 1m --pixel-scale 2mas --vary Z4,-1,1,8"
+       "--samples 64 --crop 32 --vary Z4,-1,1,8 --metrics strehl")
+for tool in memcheck racecheck initcheck; do
+  # memcheck on every case; racecheck and initcheck on the first two
+  for case in "${cases[@]}"; do
+    [ "$tool" != memcheck ] && [ "$case" != "${cases[0]}" ] && [ "$case" != "${cases[1]}" ] && continue
+    if "$sanitizer" --tool "$tool" --error-exitcode 99 "$psfsim" run --backend cuda \
+         --propagation mft $case --quiet --force -o "$scratch/san.h5" >"$scratch/san.txt" 2>&1; then
+      echo "-- $tool ($case): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$scratch/san.txt" | tail -1)"
+    else
+      echo "-- $tool ($case): FAILED"
+      tail -n 30 "$scratch/san.txt"
+      status=1
+    fi
+  done
+done | tee "$out/sanitizer.txt"
+
+mft() {  # EXE N K B: PSFs/s from the median of /timings/total over repeats 2-12
+  "$1" run --backend cuda --propagation mft --samples "$2" --crop "$3" --precision single \
+    --wisdom none --vary "Z4,-1,1,$4" --seidel 2,1,1 --repeat 12 --quiet --force \
+    -o "$scratch/m.h5" 2>"$scratch/m.err" || { echo "FAILED: $(tail -n 1 "$scratch/m.err")"; status=1; return; }
+  "$python" -c "import sys; print(f'{int(sys.argv[1]) / float(sys.argv[2]):.0f} PSFs/s')" "$4" \
+    "$(median_total "$scratch/m.h5")"
+}
+echo "== psfsim run --propagation mft, frames to host (float32), interleaved"
+for round in 1 2; do
+  for shape in "128 64 4096" "128 64 16384" "64 32 4096" "64 32 16384" "256 64 4096"; do
+    set -- $shape
+    [ -x "$baseline" ] && echo "round $round N=$1 K=$2 B=$3 baseline: $(mft "$baseline" "$@")"
+    echo "round $round N=$1 K=$2 B=$3 current:  $(mft "$psfsim" "$@")"
+  done
+done | tee "$out/mft-engine.txt"
+
+echo "== the MFT's stages, 4096 frames (psfsim_cuda_mft_bench; the baseline's beside it)"
+base_bench=$(dirname "$baseline")/psfsim_cuda_mft_bench
+for round in 1 2; do
+  if [ -x "$base_bench" ]; then
+    "$base_bench" 4096 15 >"$out/mft-bench-baseline-$round.txt" 2>&1 || status=1
+    echo "-- round $round baseline"; grep -E "^mft|stage-timing" "$out/mft-bench-baseline-$round.txt" | head -n 8
+  fi
+  "$build/bench/psfsim_cuda_mft_bench" 4096 15 >"$out/mft-bench-$round.txt" 2>&1 || status=1
+  echo "-- round $round current"; grep -E "^mft|stage-timing" "$out/mft-bench-$round.txt" | head -n 8
+done
+
+if [ "${PYTHON_BENCH:-1}" = 1 ]; then
+  echo "== Python"
+  # PYTEST=1: the module's tests too (bench/python-gpu.sh test), GPU ones included.
+  if bench/python-gpu.sh "$([ "${PYTEST:-0}" = 1 ] && echo test || echo build)" "$build" \
+    >"$out/python-build.txt" 2>&1; then
+    tail -n 3 "$out/python-build.txt"
+    PYTHONPATH=$PWD/$build/python-gpu PSFSIM_EXECUTABLE=$PWD/$psfsim \
+      "$python" bench/python_latency.py -o "$out/python-latency.md" || status=1
+  else
+    status=1
+    tail -n 20 "$out/python-build.txt"
+  fi
+fi
+exit $status
