@@ -19,9 +19,7 @@ psfsim=$build/apps/psfsim
 status=0
 
 echo "== CUDA tests"
-"$build/tests/psfsim_tests" --gtest_filter='*Cuda*:*cuda*' --gtest_brief=1 \
-  >"$out/tests.txt" 2>&1 || { status=1; tail -n 60 "$out/tests.txt"; }
-grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/tests.txt" | tail -n 12
+cuda_tests "$build/tests/psfsim_tests" || status=1
 
 echo "== one PSF to host, --repeat 3000, medians, interleaved"
 for round in 1 2 3; do

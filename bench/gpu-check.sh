@@ -16,7 +16,7 @@ out=${OUT:-$PWD/gpu-check-out}
 scratch=$(mktemp -d)  # the .h5 files of single runs: not worth bringing back
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$out"
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+source bench/gpu-env.sh
 psfsim=$build/apps/psfsim
 status=0
 
@@ -25,10 +25,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
   2>&1 | tee "$out/device.txt"
 
 echo "== CUDA tests (every test with a cuda parameter, and the CUDA suites)"
-"$build/tests/psfsim_tests" --gtest_filter='*Cuda*:*cuda*' --gtest_brief=1 >"$out/tests.txt" 2>&1
-tests_rc=$?
-grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/tests.txt" | tail -n 12
-[ "$tests_rc" -eq 0 ] || { echo "CUDA tests FAILED (exit $tests_rc)"; tail -n 40 "$out/tests.txt"; status=1; }
+cuda_tests "$build/tests/psfsim_tests" || status=1
 
 echo "== compute-sanitizer: memcheck, racecheck, initcheck"
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)

@@ -26,9 +26,7 @@ echo "== device"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
 
 echo "== CUDA tests"
-"$build/tests/psfsim_tests" --gtest_filter='*Cuda*:*cuda*' --gtest_brief=1 >"$out/tests.txt" 2>&1 ||
-  { status=1; echo "CUDA tests FAILED"; grep -E "FAILED|Failure" -A6 "$out/tests.txt" | head -60; }
-grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/tests.txt" | tail -n 8
+cuda_tests "$build/tests/psfsim_tests" || status=1
 
 echo "== trains against brute-force FFTs, on the GPU"
 "$python" tests/check_coronagraph.py "$psfsim" "$scratch/ref" cuda >"$out/coronagraph.txt" 2>&1 ||

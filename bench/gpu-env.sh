@@ -3,7 +3,7 @@
 # psfsim and the reference scripts by its absolute paths) as a link to this copy, and puts
 # CUDA's libraries first and the carried ones the GPU machine lacks ($build/gpu-libs) last
 # on the library path, so that the host's own come before the copies. It also defines the
-# helpers the scripts share (below), which write into the caller's $scratch folder.
+# helpers the scripts share (below), which write into the caller's $scratch or $out folder.
 source_dir=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
 if [ -n "$source_dir" ] && [ "$source_dir" != "$PWD" ] && [ ! -e "$source_dir" ]; then
   mkdir -p "$(dirname "$source_dir")" && ln -s "$PWD" "$source_dir"
@@ -21,4 +21,15 @@ one_psf() {  # EXE N PRECISION
 # The median of a run file's /timings/total over the repeats after the first, in seconds.
 median_total() {  # FILE
   "${python:-python3}" -c "import h5py, numpy as np, sys; t = h5py.File(sys.argv[1])['timings/total'][()]; print(np.median(t[1:] if t.size > 1 else t))" "$1"
+}
+
+# The CUDA suites and every test with a cuda parameter, plus the gtest patterns EXTRA, of the
+# test program EXE into $out/tests.txt: the summary, the failures, and the program's status.
+cuda_tests() {  # EXE [EXTRA]
+  local rc=0
+  "$1" --gtest_filter="*Cuda*:*cuda*${2:+:$2}" --gtest_brief=1 >"$out/tests.txt" 2>&1 || rc=$?
+  grep -E "PASSED|FAILED|SKIPPED|tests ran" "$out/tests.txt" | tail -n 8
+  [ "$rc" -eq 0 ] ||
+    { echo "CUDA tests FAILED (exit $rc)"; grep -E "FAILED|Failure" -A6 "$out/tests.txt" | head -60; }
+  return "$rc"
 }

@@ -26,9 +26,7 @@ psfsim=$build/apps/psfsim
 status=0
 
 echo "== CUDA tests"
-"$build/tests/psfsim_tests" --gtest_filter='*Cuda*:*cuda*:PhaseTable*:MftFold*' --gtest_brief=1 \
-  >"$out/tests.txt" 2>&1 || { status=1; tail -n 40 "$out/tests.txt"; }
-grep -E "PASSED|FAILED|tests ran" "$out/tests.txt" | tail -n 5
+cuda_tests "$build/tests/psfsim_tests" 'PhaseTable*:MftFold*' || status=1
 
 echo "== compute-sanitizer: memcheck, racecheck, initcheck (MFT)"
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)

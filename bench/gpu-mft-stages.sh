@@ -18,9 +18,7 @@ mkdir -p "$out"
 status=0
 if [ -n "${TESTS:-}" ]; then
   echo "== CUDA tests ($TESTS)"
-  "$TESTS" --gtest_filter='*Cuda*:*cuda*:PhaseTable*:MftFold*' --gtest_brief=1 >"$out/tests.txt" 2>&1 ||
-    { status=1; tail -n 40 "$out/tests.txt"; }
-  grep -E "PASSED|FAILED" "$out/tests.txt" | tail -n 3
+  cuda_tests "$TESTS" 'PhaseTable*:MftFold*' || status=1
 fi
 for round in $(seq "${ROUNDS:-2}"); do
   for exe in "$@"; do

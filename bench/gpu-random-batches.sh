@@ -26,9 +26,7 @@ psfsim=$build/apps/psfsim
 status=0
 
 echo "== CUDA tests"
-"$build/tests/psfsim_tests" --gtest_filter='*Cuda*:*cuda*:PhaseTable*' --gtest_brief=1 \
-  >"$out/tests.txt" 2>&1 || { status=1; tail -n 40 "$out/tests.txt"; }
-grep -E "PASSED|FAILED|tests ran" "$out/tests.txt" | tail -n 5
+cuda_tests "$build/tests/psfsim_tests" 'PhaseTable*' || status=1
 
 engine() {  # EXE N K B: PSFs/s from the median of /timings/total over repeats 2-8
   "$1" run --backend cuda --samples "$2" --crop "$3" --precision single --wisdom none \
