@@ -68,14 +68,9 @@ done | tee "$out/mft-engine.txt"
 
 echo "== the MFT's stages, 4096 frames (psfsim_cuda_mft_bench; the baseline's beside it)"
 base_bench=$(dirname "$baseline")/psfsim_cuda_mft_bench
-for round in 1 2; do
-  if [ -x "$base_bench" ]; then
-    "$base_bench" 4096 15 >"$out/mft-bench-baseline-$round.txt" 2>&1 || status=1
-    echo "-- round $round baseline"; grep -E "^mft|stage-timing" "$out/mft-bench-baseline-$round.txt" | head -n 8
-  fi
-  "$build/bench/psfsim_cuda_mft_bench" 4096 15 >"$out/mft-bench-$round.txt" 2>&1 || status=1
-  echo "-- round $round current"; grep -E "^mft|stage-timing" "$out/mft-bench-$round.txt" | head -n 8
-done
+benches=("$build/bench/psfsim_cuda_mft_bench")
+[ -x "$base_bench" ] && benches=("$base_bench" "${benches[@]}")
+OUT="$out" bench/gpu-mft-stages.sh "$build" "${benches[@]}" || status=1
 
 if [ "${PYTHON_BENCH:-1}" = 1 ]; then
   echo "== Python"
