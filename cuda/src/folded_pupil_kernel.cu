@@ -31,7 +31,8 @@ __global__ void __launch_bounds__(block_threads, kOneChannel ? 3 : 1)
   double* rows = shared + per_frame + warp * 2 * collapsed;  // at c + m, then at c - m
 
   load_tables(tables, DeviceTables{}.frame(phase, frame), per_frame);
-  const auto [amplitude, opd] = frame_maps(shape.maps, frame);
+  // Named, not bound: C++17 lambdas (sample, below) cannot capture structured bindings.
+  const FrameMaps maps = frame_maps(shape.maps, frame);
   __syncthreads();
 
   Real* frame_out = out + frame * shape.layout.frame_reals();
@@ -64,12 +65,12 @@ __global__ void __launch_bounds__(block_threads, kOneChannel ? 3 : 1)
         // grid's centre c is not 0.
         const double xs = shape.coordinate[col[hx]];
         const double rho = pupil::radius(xs, shape.coordinate[row[hy]]);
-        a = amplitude != nullptr ? amplitude[at] : 1.0;
-        if (amplitude != nullptr ? a == 0.0 : !pupil::inside_aperture(rho, shape.obscuration))
+        a = maps.amplitude != nullptr ? maps.amplitude[at] : 1.0;
+        if (maps.amplitude != nullptr ? a == 0.0 : !pupil::inside_aperture(rho, shape.obscuration))
           return false;
         w = plain(xs);
         if (phase.with_rho) w += rho * with_rho(xs);
-        o = opd != nullptr ? opd[at] : 0.0;
+        o = maps.opd != nullptr ? maps.opd[at] : 0.0;
         return true;
       };
       const DeviceComplex<Real> dark{Real(0), Real(0)};
