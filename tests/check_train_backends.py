@@ -28,8 +28,14 @@ CASES = {
              "4,0.02"],
     "vortex": ["--coronagraph", "vortex:6", "--lyot-stop", "0.95"],
     "fqpm": ["--coronagraph", "fqpm", "--lyot-stop", "0.95"],
-    # More frames than the GPU runs a mask's passes side by side for: one after another.
+    # More frames than the GPU runs a mask's passes side by side for: one after another,
+    # a spot's passes folded by the grids' symmetry.
     "vortex-40-frames": ["--coronagraph", "vortex:6", "--lyot-stop", "0.95"],
+    "lyot-40-frames": ["--coronagraph", "lyot:4,0.001", "--lyot-stop", "0.9,0.2",
+                       "--lyot-spiders", "4,0.02"],
+    "spectrum-40-frames": ["--coronagraph", "lyot:3", "--lyot-stop", "0.9", "--band",
+                           "500nm-600nm,3", "--diameter", "1m", "--pixel-scale", "30mas",
+                           "--wavelength", "550nm"],
     "map": ["--coronagraph", f"map:{os.path.join(work, 'mask.npy')},0.1", "--lyot-stop", "0.9"],
     "distance": ["--plane", "distance:5mm", "--plane", "focal:lyot:2", "--plane", "pupil:0.9",
                  "--diameter", "10mm", "--wavelength", "1um", "--pixel-scale", "0.5lod"],
@@ -38,7 +44,7 @@ CASES = {
 }
 COMMON = ["--samples", "64", "--crop", "48", "--vary", "Z7,0,0.02,3", "--metrics",
           "contrast,throughput,strehl", "--contrast-radii", "3,5,8"]
-FRAMES = {"vortex-40-frames": "Z7,0,0.02,40"}  # in place of COMMON's --vary
+FRAMES = {name: "Z7,0,0.02,40" for name in CASES if name.endswith("-40-frames")}  # for --vary
 failures = []
 
 

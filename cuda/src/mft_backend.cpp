@@ -256,7 +256,8 @@ MftBackend<Real>::MftBackend(const PsfPlan& plan)
   }
   if (plan_.train)
     for (const ChannelTrain& c : plan_.train->channels)
-      trains_.emplace_back(c, n_, schedule_.piece_frames, pipeline_.stream());
+      trains_.emplace_back(c, plan_.sampled_pupil().coordinates, schedule_.piece_frames,
+                           pipeline_.stream());
   if (schedule_.staged) {
     const std::size_t marks =
         4 * static_cast<std::size_t>(schedule_.split(plan_.max_batch).pieces()) + 1;

@@ -1,23 +1,18 @@
 #include "cuda_check.hpp"
+#include "grid_stride.cuh"
 #include "train_kernels.hpp"
 
 namespace psfsim::cuda {
 namespace {
 
-constexpr int block_threads = 256;
-// Enough blocks to fill an H200 several times over; each thread then strides.
-constexpr long long max_blocks = 132LL * 16;
-
-unsigned blocks_for(long long total) {
-  const long long b = (total + block_threads - 1) / block_threads;
-  return static_cast<unsigned>(b < max_blocks ? (b > 0 ? b : 1) : max_blocks);
-}
+using grid_stride::first_index;
+using grid_stride::launch_over;
+using grid_stride::stride;
 
 template <typename Real>
 __global__ void multiply_real_kernel(DeviceComplex<Real>* field, const Real* __restrict__ mask,
                                      long long elements, long long total) {
-  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
-       i += static_cast<long long>(gridDim.x) * block_threads) {
+  for (long long i = first_index(); i < total; i += stride()) {
     const Real m = mask[i % elements];
     field[i].x *= m;
     field[i].y *= m;
@@ -28,8 +23,7 @@ template <typename Real>
 __global__ void multiply_complex_kernel(DeviceComplex<Real>* field,
                                         const DeviceComplex<Real>* __restrict__ weights,
                                         long long elements, long long total) {
-  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
-       i += static_cast<long long>(gridDim.x) * block_threads) {
+  for (long long i = first_index(); i < total; i += stride()) {
     const DeviceComplex<Real> w = weights[i % elements];
     const DeviceComplex<Real> z = field[i];
     field[i].x = z.x * w.x - z.y * w.y;
@@ -41,8 +35,7 @@ template <typename Real>
 __global__ void sum_shares_kernel(DeviceComplex<Real>* field, Real keep, Shares<Real> shares,
                                   const Real* __restrict__ mask, long long elements,
                                   long long total) {
-  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
-       i += static_cast<long long>(gridDim.x) * block_threads) {
+  for (long long i = first_index(); i < total; i += stride()) {
     DeviceComplex<Real> sum{keep * field[i].x, keep * field[i].y};
     for (int j = 0; j < shares.count; ++j) {
       sum.x += shares.data[j][i].x;
@@ -63,8 +56,7 @@ __global__ void pad_twisted_kernel(DeviceComplex<Real>* padded, const DeviceComp
                                    const DeviceComplex<Real>* __restrict__ v, int n, int m,
                                    long long total) {
   const long long mm = static_cast<long long>(m) * m;
-  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
-       i += static_cast<long long>(gridDim.x) * block_threads) {
+  for (long long i = first_index(); i < total; i += stride()) {
     const long long f = i / mm;
     const int r = static_cast<int>((i - f * mm) / m), c = static_cast<int>(i % m);
     DeviceComplex<Real> value{Real(0), Real(0)};
@@ -77,8 +69,7 @@ template <typename Real>
 __global__ void weight_conjugate_kernel(DeviceComplex<Real>* field,
                                         const DeviceComplex<Real>* __restrict__ weights,
                                         long long elements, long long total) {
-  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
-       i += static_cast<long long>(gridDim.x) * block_threads) {
+  for (long long i = first_index(); i < total; i += stride()) {
     const DeviceComplex<Real> z = times<Real>(field[i], weights[i % elements]);
     field[i] = {z.x, -z.y};
   }
@@ -89,8 +80,7 @@ __global__ void crop_twisted_add_kernel(DeviceComplex<Real>* out, const DeviceCo
                                         const DeviceComplex<Real>* __restrict__ v, int n, int m,
                                         bool accumulate, long long total) {
   const long long nn = static_cast<long long>(n) * n;
-  for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
-       i += static_cast<long long>(gridDim.x) * block_threads) {
+  for (long long i = first_index(); i < total; i += stride()) {
     const long long f = i / nn;
     const int r = static_cast<int>((i - f * nn) / n), c = static_cast<int>(i % n);
     const DeviceComplex<Real> z =
@@ -98,13 +88,6 @@ __global__ void crop_twisted_add_kernel(DeviceComplex<Real>* out, const DeviceCo
     const DeviceComplex<Real> before = accumulate ? out[i] : DeviceComplex<Real>{Real(0), Real(0)};
     out[i] = {before.x + z.x, before.y - z.y};
   }
-}
-
-// One grid-stride launch over `total` values, the kernel's last argument, checked.
-template <typename... Params, typename... Args>
-void launch_over(void (*kernel)(Params...), long long total, cudaStream_t stream, Args... args) {
-  kernel<<<blocks_for(total), block_threads, 0, stream>>>(args..., total);
-  PSFSIM_CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "cuda_check.hpp"
+#include "psfsim/cuda/folded_pass.hpp"
 #include "train_kernels.hpp"
 
 namespace psfsim::cuda {
@@ -12,9 +14,9 @@ namespace {
 constexpr std::size_t every_lane = std::numeric_limits<std::size_t>::max();
 
 // The largest pass computed by products, and the largest by FFTs, of those run on `lane` of
-// `lanes` (every_lane: of all).
+// `lanes` (every_lane: of all), and the largest Theta of those that may run folded.
 struct PassSizes {
-  std::size_t matrices = 0, periodic = 0;
+  std::size_t matrices = 0, periodic = 0, folded_half = 0;
   [[nodiscard]] std::size_t focal() const { return std::max(matrices, periodic); }
 };
 PassSizes largest_passes(const ChannelTrain& channel, std::size_t lane = every_lane,
@@ -26,6 +28,8 @@ PassSizes largest_passes(const ChannelTrain& channel, std::size_t lane = every_l
       const MaskPass& p = s.passes[i];
       std::size_t& m = p.periodic() ? sizes.periodic : sizes.matrices;
       m = std::max<std::size_t>(m, p.points);
+      if (foldable(p))
+        sizes.folded_half = std::max<std::size_t>(sizes.folded_half, (p.points + 1) / 2);
     }
   return sizes;
 }
@@ -42,10 +46,17 @@ std::size_t lanes_for(const ChannelTrain& channel, int frames) {
   return std::clamp<std::size_t>(most_passes(channel), 1, max_shares);
 }
 
-// A side lane's work buffers per frame, in complex values: rows, focal plane, back.
+// A lane's work buffers per frame, in complex values: rows, focal plane, back; lane 0's
+// also hold a folded pass's window side, and it has the folded pupils (4 P^2) beside them.
 struct LaneElements {
-  std::size_t rows = 0, focal = 0, back = 0;
+  std::size_t rows = 0, focal = 0, back = 0, folded = 0;
 };
+LaneElements first_lane_elements(const ChannelTrain& channel, std::size_t n) {
+  const PassSizes m = largest_passes(channel);
+  const std::size_t p = (n + 1) / 2, t = m.folded_half;
+  return {std::max(n * m.matrices, 4 * p * t), std::max(m.focal() * m.focal(), 4 * t * t),
+          m.matrices * n, t > 0 ? 4 * p * p : 0};
+}
 LaneElements side_lane_elements(const ChannelTrain& channel, std::size_t lane, std::size_t lanes,
                                 std::size_t n) {
   const PassSizes m = largest_passes(channel, lane, lanes);
@@ -71,14 +82,19 @@ std::vector<Complex> rounded(const std::vector<Complex128>& v) {
   return out;
 }
 
+template <typename Real>
+std::vector<Real> rounded_reals(const std::vector<double>& v) {
+  return std::vector<Real>(v.begin(), v.end());
+}
+
 }  // namespace
 
 template <typename Real>
 std::size_t TrainStage<Real>::bytes_per_frame(const ChannelTrain& channel, int samples) {
   const std::size_t n = samples;
   const PassSizes m = largest_passes(channel);
-  return (2 * n * m.matrices + m.focal() * m.focal() + n * n + m.periodic * m.periodic) *
-         sizeof(Complex);
+  const LaneElements e = first_lane_elements(channel, n);
+  return (e.rows + e.focal + e.back + e.folded + n * n + m.periodic * m.periodic) * sizeof(Complex);
 }
 
 template <typename Real>
@@ -90,6 +106,10 @@ std::size_t TrainStage<Real>::constant_bytes(const ChannelTrain& channel, int sa
     for (const MaskPass& p : s.passes) {
       const std::size_t m = p.points;
       bytes += (p.periodic() ? n + m * m : 2 * n * m + m * m) * sizeof(Complex);
+      if (foldable(p)) {
+        const std::size_t t = (m + 1) / 2, width = (n + 1) / 2;
+        bytes += 8 * t * width * sizeof(Real) + t * t * sizeof(Complex) + 2 * width * sizeof(int);
+      }
     }
   }
   const std::size_t lanes = lanes_for(channel, frames);
@@ -113,11 +133,14 @@ TrainStage<Real>::SideLane::SideLane(std::size_t rows, std::size_t focal, std::s
 }
 
 template <typename Real>
-TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples, int frames,
-                             cudaStream_t stream)
-    : samples_(samples) {
-  const std::size_t n = samples, f = frames;
+TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<double>& coordinates,
+                             int frames, cudaStream_t stream)
+    : samples_(static_cast<int>(coordinates.size())) {
+  const std::size_t n = coordinates.size(), f = frames;
   const std::size_t lanes = lanes_for(channel, frames);
+  // Folded passes run in turn only: side by side, a call's time is its launches', and a
+  // folded pass has three more.
+  const FoldedAxis axis = lanes == 1 ? fold_axis(coordinates) : FoldedAxis{};
   for (std::size_t lane = 1; lane < lanes; ++lane) {
     const LaneElements e = side_lane_elements(channel, lane, lanes, n);
     side_lanes_.push_back(
@@ -143,6 +166,11 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples, int frame
         pass.twist = uploaded(rounded<Complex>(p.twist));
         const cudaStream_t on = pass.lane == 0 ? stream : side_lanes_[pass.lane - 1]->stream.get();
         pass.fft = std::make_unique<FftPlan>(FftShape{p.points, frames}, precision, on);
+      } else if (const std::optional<FoldedPass> folded = fold_pass(axis, p)) {
+        pass.half = folded->half;
+        pass.folded_forward = uploaded(rounded_reals<Real>(folded->forward));
+        pass.folded_inverse = uploaded(rounded_reals<Real>(folded->inverse));
+        pass.folded_weights = uploaded(rounded<Complex>(folded->weights));
       } else {
         pass.forward = uploaded(rounded<Complex>(p.forward));
         pass.inverse = uploaded(rounded<Complex>(p.inverse));
@@ -153,13 +181,24 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, int samples, int frame
   }
   const PassSizes m = largest_passes(channel);
   if (m.focal() > 0) {
-    rows_ = DeviceBuffer<Complex>(f * n * m.matrices);
-    focal_ = DeviceBuffer<Complex>(f * m.focal() * m.focal());
-    back_ = DeviceBuffer<Complex>(f * m.matrices * n);
+    const LaneElements e = first_lane_elements(channel, n);
+    rows_ = DeviceBuffer<Complex>(f * e.rows);
+    focal_ = DeviceBuffer<Complex>(f * e.focal);
+    back_ = DeviceBuffer<Complex>(f * e.back);
     share_ = DeviceBuffer<Complex>(f * n * n);
     // A periodic pass transforms every frame's padded field, the stale ones of a short call
     // too: none is left uninitialised.
     PSFSIM_CUDA_CHECK(cudaMemset(focal_.data(), 0, focal_.bytes()));
+  }
+  const bool any_folded = std::any_of(steps_.begin(), steps_.end(), [](const Step& s) {
+    return std::any_of(s.passes.begin(), s.passes.end(), [](const Pass& p) { return p.half > 0; });
+  });
+  if (any_folded) {
+    fold_positive_ = uploaded(axis.positive);
+    fold_negative_ = uploaded(axis.negative);
+    grid_ = {fold_positive_.data(), fold_negative_.data(), axis.layout.sums, samples_};
+    folded_pupils_ = DeviceBuffer<Real>(f * 8 * static_cast<std::size_t>(axis.layout.sums) *
+                                        static_cast<std::size_t>(axis.layout.sums));
   }
 }
 
@@ -232,6 +271,10 @@ void TrainStage<Real>::issue_transform(const Pass& p, const Lane& at, const Comp
   const int n = samples_, m = p.points;
   const long long nm = static_cast<long long>(n) * m;
   const long long mm = static_cast<long long>(m) * m;
+  if (p.half > 0) {
+    issue_folded(p, at, fields, count);
+    return;
+  }
   if (p.fft) {
     launch_pad_twisted<Real>(at.focal, fields, p.twist.data(), n, m, count, at.stream);
     p.fft->forward(at.focal, at.focal);
@@ -254,6 +297,11 @@ void TrainStage<Real>::issue_share(const Pass& p, const Lane& at, int count,
                                    bool accumulate) const {
   const int n = samples_, m = p.points;
   const long long n2 = static_cast<long long>(n) * n;
+  if (p.half > 0) {
+    launch_unfold_fields<Real>(at.share, folded_pupils_.data(), grid_, count, accumulate,
+                               at.stream);
+    return;
+  }
   if (p.fft) {
     launch_crop_twisted_add<Real>(at.share, at.focal, p.twist.data(), n, m, count, accumulate,
                                   at.stream);
@@ -262,6 +310,39 @@ void TrainStage<Real>::issue_share(const Pass& p, const Lane& at, int count,
   gemm_strided_batched<Real>(*at.blas, n, n, m, {at.back, n, static_cast<long long>(n) * m, false},
                              {p.inverse.data(), m, 0, false}, at.share, n, n2, count,
                              ComplexProduct::four_real, accumulate);
+}
+
+// The folded pass (psfsim/cuda/folded_pass.hpp) in real products, with P the folded positions,
+// T = Theta, F = count, each block's real and imaginary planes side by side
+// (folded_pass_kernels.hpp's layouts): per x parity, the blocks' (y parity, y, frame, plane)
+// columns times the T x P matrix; per parity, the (frame, plane, theta_x) rows times the
+// matrix's transpose over y; the weights; and the same back with the P x T matrices. The
+// matrices are stored even, odd, even, odd, so one strided batch takes every parity.
+template <typename Real>
+void TrainStage<Real>::issue_folded(const Pass& p, const Lane& at, const Complex* fields,
+                                    int count) const {
+  const int w = grid_.width, t = p.half;
+  const long long f = count, pt = static_cast<long long>(w) * t;
+  Real* pupils = folded_pupils_.data();
+  Real* middle = reinterpret_cast<Real*>(at.rows);
+  Real* window = reinterpret_cast<Real*>(at.focal);
+  const BlasHandle& blas = *at.blas;
+  launch_fold_fields<Real>(pupils, fields, grid_, count, at.stream);
+  real_gemm_strided_batched<Real>(blas, t, static_cast<int>(4 * w * f), w,
+                                  {p.folded_forward.data(), t, pt, false},
+                                  {pupils, w, 4 * w * w * f, false}, middle, t, 4 * pt * f, 2);
+  real_gemm_strided_batched<Real>(blas, static_cast<int>(2 * t * f), t, w,
+                                  {middle, static_cast<int>(2 * t * f), 2 * pt * f, false},
+                                  {p.folded_forward.data(), t, pt, true}, window,
+                                  static_cast<int>(2 * t * f), 2 * t * t * f, 4);
+  launch_weight_folded<Real>(window, p.folded_weights.data(), t, count, at.stream);
+  real_gemm_strided_batched<Real>(blas, w, static_cast<int>(4 * t * f), t,
+                                  {p.folded_inverse.data(), w, pt, false},
+                                  {window, t, 4 * t * t * f, false}, middle, w, 4 * pt * f, 2);
+  real_gemm_strided_batched<Real>(blas, static_cast<int>(2 * w * f), w, t,
+                                  {middle, static_cast<int>(2 * w * f), 2 * pt * f, false},
+                                  {p.folded_inverse.data(), w, pt, true}, pupils,
+                                  static_cast<int>(2 * w * f), 2 * w * w * f, 4);
 }
 
 template class TrainStage<float>;

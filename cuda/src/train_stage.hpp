@@ -13,6 +13,10 @@
 // joined back to the backend's stream, which a graph capture follows. For more frames they
 // run in turn on the backend's stream, adding into one share. One kernel then adds the
 // shares to the field the mask lets through and applies the stop that follows.
+//
+// In turn, a pass whose window and weights are symmetric (a spot and its rim) runs folded
+// (psfsim/cuda/folded_pass.hpp): the field's four parities through four real products, a
+// quarter of the complex products' operations, and back into the pass's share.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -22,6 +26,7 @@
 #include "device_complex.hpp"
 #include "device_memory.hpp"
 #include "fft_plan.hpp"
+#include "folded_pass_kernels.hpp"
 #include "mft_blas.hpp"
 #include "psfsim/train_plan.hpp"
 #include "stream_and_events.hpp"
@@ -35,8 +40,10 @@ template <typename Real>
 class TrainStage {
  public:
   using Complex = DeviceComplex<Real>;
-  // Work buffers and transforms for `frames` frames at once, on `stream`.
-  TrainStage(const ChannelTrain& channel, int samples, int frames, cudaStream_t stream);
+  // Work buffers and transforms for `frames` frames at once, on `stream`; `coordinates` are
+  // the pupil grid's (for the folded passes).
+  TrainStage(const ChannelTrain& channel, const std::vector<double>& coordinates, int frames,
+             cudaStream_t stream);
 
   // Device memory a stage of this train needs per frame of a piece on the backend's stream
   // (cuFFT's work area included, at most one more padded field), and in all beside that for
@@ -58,6 +65,10 @@ class TrainStage {
     DeviceBuffer<Complex> forward, inverse, weights;
     DeviceBuffer<Complex> twist;  // periodic: V's N entries, and its transforms
     std::unique_ptr<FftPlan> fft;
+    // Folded (FoldedPass): Theta, 0 where the pass is not; its matrices and weights.
+    int half = 0;
+    DeviceBuffer<Real> folded_forward, folded_inverse;
+    DeviceBuffer<Complex> folded_weights;
   };
   // Where a pass runs, and the work buffers it uses there.
   struct Lane {
@@ -87,6 +98,8 @@ class TrainStage {
   // A pass up to its share of the sum, and the share written into its lane's, or added.
   void issue_transform(const Pass& p, const Lane& at, const Complex* fields, int count) const;
   void issue_share(const Pass& p, const Lane& at, int count, bool accumulate) const;
+  // A folded pass's four parities through its products, on lane 0, into pupils_.
+  void issue_folded(const Pass& p, const Lane& at, const Complex* fields, int count) const;
 
   int samples_;
   std::vector<Step> steps_;
@@ -94,6 +107,11 @@ class TrainStage {
   DeviceBuffer<Complex> rows_, focal_, back_, share_;
   std::vector<std::unique_ptr<SideLane>> side_lanes_;  // lanes 1, 2, ...: empty unless used
   std::unique_ptr<Event> forked_;                      // with side lanes: the fields are ready
+  // Folded passes: the grid's folded positions, and each frame's 4 P^2 folded values (as
+  // reals, two planes); the window side uses rows_, focal_ (folded_elements()).
+  DeviceBuffer<int> fold_positive_, fold_negative_;
+  FoldedGrid grid_;
+  DeviceBuffer<Real> folded_pupils_;
 };
 
 }  // namespace psfsim::cuda

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "psfsim/aberration_polynomial.hpp"
@@ -21,8 +22,9 @@ using cuda::side_by_side_frames;
 
 constexpr int frames_in_all = 2 * side_by_side_frames + 4;
 
-RunSpec train_spec(const FocalMask& mask, Precision precision) {
-  Case c = make_case(48, 96, Grid::centered, Normalization::peak, 40);
+RunSpec train_spec(const FocalMask& mask, Precision precision, int n = 48,
+                   Grid grid = Grid::centered) {
+  Case c = make_case(n, 2 * n, grid, Normalization::peak, 40);
   RunSpec spec = spec_for("cuda", c, precision);
   spec.train.planes = {mask, PupilStop{0.95, 0.0, {}}};
   return spec;
@@ -93,6 +95,25 @@ TEST_P(CudaTrainLanes, SideBySideAndInTurnGiveTheCpusFrames) {
       staged.stage_timing = w.staged;
       const std::vector<double> gpu = computed("cuda", staged, p, w.per_call);
       EXPECT_LE(relative_l2(gpu, cpu), backend_tolerance(precision)) << m.name << ", " << w.name;
+    }
+  }
+}
+
+// In turn, a spot's passes run folded by the grids' symmetry (psfsim/cuda/folded_pass.hpp):
+// on an odd grid the middle row and column stand alone. Calls of 36 frames, then of 20 and 16.
+TEST_P(CudaTrainLanes, FoldedSpotPassesOnOddAndEvenGrids) {
+  SKIP_WITHOUT_CUDA();
+  const Precision precision = GetParam();
+  const std::vector<AberrationPolynomial> p = phases();
+  for (const auto& [n, grid] : {std::pair{47, Grid::linspace}, std::pair{47, Grid::centered},
+                                std::pair{50, Grid::linspace}}) {
+    const PsfPlan plan =
+        make_plan(train_spec(mask_of(FocalMask::Kind::spot, 0, 3.0), precision, n, grid), 1);
+    const std::vector<double> cpu = computed("cpu", plan, p, frames_in_all);
+    for (const int per_call : {frames_in_all, side_by_side_frames + 4}) {
+      const std::vector<double> gpu = computed("cuda", plan, p, per_call);
+      EXPECT_LE(relative_l2(gpu, cpu), backend_tolerance(precision))
+          << "N " << n << ", " << to_string(grid) << ", calls of " << per_call;
     }
   }
 }

@@ -74,6 +74,7 @@ MaskPass make_pass(const std::vector<double>& coordinates, double dxi, int m, do
   MaskPass p;
   p.points = m;
   p.spacing = spacing;
+  p.centre = centre;
   p.forward.resize(area(m, n));
   const MftAxis axis{coordinates, m, centre, spacing};
   write_mft_matrix(

@@ -30,6 +30,7 @@ using Complex128 = std::complex<double>;
 struct MaskPass {
   int points = 0;                   // m: samples on each axis of the pass's window
   double spacing = 0.0;             // dtheta, lambda_k/D per sample
+  double centre = 0.0;              // the index of theta = 0 on each axis
   std::vector<Complex128> forward;  // A, m x N, row-major
   std::vector<Complex128> inverse;  // B = A^H, N x m, row-major
   std::vector<Complex128> weights;  // G, m x m, row-major

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# A spot's passes folded by the grids' symmetry (cuda/src/train_stage.hpp), on the GPU
+# machine in one call of the device tool: the CUDA tests; the trains against brute-force FFTs
+# and against the CPU backend; compute-sanitizer on trains that fold (even and odd N, double,
+# three channels) and one that does not; then the Lyot coronagraph's rate to host beside an
+# earlier build, interleaved (float32, N = 128, K = 64 at 0.5 lambda/D, random Zernikes 4-11;
+# the median of /timings/total over the repeats after the first), and the vortex once each.
+#
+#   bench/gpu-folded-train.sh [build-dir] [baseline-psfsim]
+#       (defaults build-gpu and build-gpu/baseline/psfsim)
+#
+# Carried: BUILD/apps/psfsim, BUILD/tests/psfsim_tests, BUILD/CMakeCache.txt, BUILD/gpu-libs
+# and the baseline's psfsim.
+set -u
+build=${1:-build-gpu}
+baseline=${2:-$build/baseline/psfsim}
+source bench/gpu-env.sh
+out=${OUT:-$PWD/gpu-folded-train-out}
+mkdir -p "$out"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+python=${PYTHON:-python3}
+psfsim=$PWD/$build/apps/psfsim
+status=0
+
+echo "== device"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
+
+echo "== CUDA tests"
+cuda_tests "$build/tests/psfsim_tests" 'FoldedPass*:MftFold*:TrainSpot*' || status=1
+
+echo "== trains against brute-force FFTs, on the GPU"
+"$python" tests/check_coronagraph.py "$psfsim" "$scratch/ref" cuda >"$out/coronagraph.txt" 2>&1 ||
+  status=1
+tail -n 12 "$out/coronagraph.txt"
+
+echo "== trains: GPU against CPU"
+"$python" tests/check_train_backends.py "$psfsim" "$scratch/agree" >"$out/agree.txt" 2>&1 ||
+  status=1
+grep -E "^(ok|FAIL)|failure|Error" "$out/agree.txt"
+
+echo "== compute-sanitizer"
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+cases=("--samples 48 --crop 32 --vary Z4,0,0.1,24 --coronagraph lyot:3 --lyot-stop 0.9"
+       "--samples 47 --grid linspace --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph lyot:2 --lyot-stop 0.9"
+       "--samples 48 --crop 32 --precision double --vary Z4,0,0.1,20 --coronagraph lyot:3 --lyot-stop 0.9,0.2 --metrics contrast,ee --store metrics"
+       "--samples 48 --crop 24 --band 500nm-600nm,3 --diameter 1m --pixel-scale 20mas --vary Z4,0,0.1,20 --coronagraph lyot:3 --lyot-stop 0.9"
+       "--samples 48 --crop 32 --vary Z4,0,0.1,20 --coronagraph vortex:4 --lyot-stop 0.9")
+for tool in memcheck racecheck initcheck; do
+  # memcheck on every case; racecheck and initcheck on the first two
+  for case in "${cases[@]}"; do
+    [ "$tool" != memcheck ] && [ "$case" != "${cases[0]}" ] && [ "$case" != "${cases[1]}" ] && continue
+    # shellcheck disable=SC2086
+    if "$sanitizer" --tool "$tool" --error-exitcode 99 "$psfsim" run --backend cuda $case \
+         --quiet --force -o "$scratch/san.h5" >"$scratch/san.txt" 2>&1; then
+      echo "-- $tool ($case): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$scratch/san.txt" | tail -1)"
+    else
+      echo "-- $tool ($case): FAILED"
+      tail -n 30 "$scratch/san.txt"
+      status=1
+    fi
+  done
+done | tee "$out/sanitizer.txt"
+grep -q FAILED "$out/sanitizer.txt" && status=1
+
+rate() {  # EXE FRAMES REPEATS TRAIN...: PSFs/s and us/PSF
+  local exe=$1 frames=$2 repeats=$3
+  shift 3
+  "$exe" run --backend cuda --samples 128 --pixel-scale 0.5lod --crop 64 \
+    --random "4-11,0.01,$frames,1" --repeat "$repeats" --chunk-frames "$frames" "$@" \
+    --quiet --force -o "$scratch/r.h5" 2>"$scratch/r.err" ||
+    { echo "FAILED: $(tail -n 1 "$scratch/r.err")"; status=1; return; }
+  "$python" -c "import sys; f, t = int(sys.argv[1]), float(sys.argv[2]); print(f'{f / t:10.0f} PSFs/s {t * 1e6 / f:8.2f} us/PSF')" \
+    "$frames" "$(median_total "$scratch/r.h5")"
+}
+echo "== trains to host (float32, N = 128, K = 64), interleaved with the baseline"
+lyot=(--coronagraph lyot:4 --lyot-stop 0.8)
+vortex=(--coronagraph vortex:6 --lyot-stop 0.95)
+for round in 1 2 3; do
+  for shape in "4096 11" "1024 21" "64 101" "16 101"; do
+    set -- $shape
+    [ -x "$baseline" ] && echo "round $round lyot B=$1 baseline: $(rate "$baseline" "$1" "$2" "${lyot[@]}")"
+    echo "round $round lyot B=$1 current:  $(rate "$psfsim" "$1" "$2" "${lyot[@]}")"
+  done
+done | tee "$out/rates.txt"
+for exe in "$baseline" "$psfsim"; do
+  [ -x "$exe" ] && echo "vortex B=4096 $([ "$exe" = "$psfsim" ] && echo current || echo baseline): $(rate "$exe" 4096 6 "${vortex[@]}")"
+done | tee -a "$out/rates.txt"
+exit $status

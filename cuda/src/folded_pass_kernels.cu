@@ -1,0 +1,141 @@
+#include "folded_pass_kernels.hpp"
+#include "grid_stride.cuh"
+
+namespace psfsim::cuda {
+namespace {
+
+using grid_stride::first_index;
+using grid_stride::launch_over;
+using grid_stride::stride;
+
+// Where parity `parity`'s plane 0 value of position (a, b) of frame f lies: `side` positions
+// on each axis, `frames` frames.
+__device__ inline long long folded_index(int parity, int a, long long f, int b, int side,
+                                         long long frames) {
+  return (((parity * static_cast<long long>(side) + a) * frames + f) * 2) * side + b;
+}
+
+// One thread a folded position (a, b) of a frame; its four samples p(+-y, +-x).
+template <typename Real>
+__global__ void fold_fields_kernel(Real* folded, const DeviceComplex<Real>* fields,
+                                   FoldedGrid grid, long long frames, long long total) {
+  const int p = grid.width;
+  const long long n = grid.samples;
+  for (long long i = first_index(); i < total; i += stride()) {
+    const long long f = i / (static_cast<long long>(p) * p);
+    const int a = static_cast<int>(i / p % p), b = static_cast<int>(i % p);
+    const int yp = grid.positive[a], yn = grid.negative[a];
+    const int xp = grid.positive[b], xn = grid.negative[b];
+    const DeviceComplex<Real>* frame = fields + f * n * n;
+    const DeviceComplex<Real> zero{Real(0), Real(0)};
+    const DeviceComplex<Real> pp = frame[yp * n + xp];
+    const DeviceComplex<Real> pn = xn >= 0 ? frame[yp * n + xn] : zero;
+    const DeviceComplex<Real> np = yn >= 0 ? frame[yn * n + xp] : zero;
+    const DeviceComplex<Real> nn = yn >= 0 && xn >= 0 ? frame[yn * n + xn] : zero;
+    // Sums and differences over x, for y = + and y = -; then over y.
+    const DeviceComplex<Real> sx_p{pp.x + pn.x, pp.y + pn.y}, dx_p{pp.x - pn.x, pp.y - pn.y};
+    const DeviceComplex<Real> sx_n{np.x + nn.x, np.y + nn.y}, dx_n{np.x - nn.x, np.y - nn.y};
+    const DeviceComplex<Real> parities[4] = {
+        {sx_p.x + sx_n.x, sx_p.y + sx_n.y},  // y even, x even
+        {sx_p.x - sx_n.x, sx_p.y - sx_n.y},  // y odd, x even
+        {dx_p.x + dx_n.x, dx_p.y + dx_n.y},  // y even, x odd
+        {dx_p.x - dx_n.x, dx_p.y - dx_n.y},  // y odd, x odd
+    };
+    for (int parity = 0; parity < 4; ++parity) {
+      const long long at = folded_index(parity, a, f, b, p, frames);
+      folded[at] = parities[parity].x;
+      folded[at + p] = parities[parity].y;
+    }
+  }
+}
+
+template <typename Real>
+__global__ void weight_folded_kernel(Real* window, const DeviceComplex<Real>* __restrict__ weights,
+                                     int half, long long frames, long long total) {
+  for (long long i = first_index(); i < total; i += stride()) {
+    const int tx = static_cast<int>(i % half);
+    const long long rest = i / half;  // (parity, ty, f)
+    const long long f = rest % frames;
+    const int ty = static_cast<int>(rest / frames % half);
+    const int parity = static_cast<int>(rest / frames / half);
+    const long long at = folded_index(parity, ty, f, tx, half, frames);
+    const DeviceComplex<Real> w = weights[ty * half + tx];
+    const Real re = window[at], im = window[at + half];
+    window[at] = re * w.x - im * w.y;
+    window[at + half] = re * w.y + im * w.x;
+  }
+}
+
+template <typename Real>
+__global__ void unfold_fields_kernel(DeviceComplex<Real>* share, const Real* folded,
+                                     FoldedGrid grid, long long frames, bool accumulate,
+                                     long long total) {
+  const int p = grid.width;
+  const long long n = grid.samples;
+  for (long long i = first_index(); i < total; i += stride()) {
+    const long long f = i / (static_cast<long long>(p) * p);
+    const int a = static_cast<int>(i / p % p), b = static_cast<int>(i % p);
+    DeviceComplex<Real> v[4];  // by parity, as fold_fields_kernel's
+    for (int parity = 0; parity < 4; ++parity) {
+      const long long at = folded_index(parity, a, f, b, p, frames);
+      v[parity] = {folded[at], folded[at + p]};
+    }
+    // p(sy y, sx x) = ee + sy oe + sx eo + sy sx oo.
+    const DeviceComplex<Real> even_x_p{v[0].x + v[1].x, v[0].y + v[1].y};  // ee + oe
+    const DeviceComplex<Real> even_x_n{v[0].x - v[1].x, v[0].y - v[1].y};  // ee - oe
+    const DeviceComplex<Real> odd_x_p{v[2].x + v[3].x, v[2].y + v[3].y};   // eo + oo
+    const DeviceComplex<Real> odd_x_n{v[2].x - v[3].x, v[2].y - v[3].y};   // eo - oo
+    const int rows[2] = {grid.positive[a], grid.negative[a]};
+    const int cols[2] = {grid.positive[b], grid.negative[b]};
+    DeviceComplex<Real>* frame = share + f * n * n;
+    for (int sy = 0; sy < 2; ++sy) {
+      if (rows[sy] < 0) continue;
+      const DeviceComplex<Real> e = sy == 0 ? even_x_p : even_x_n;
+      const DeviceComplex<Real> o = sy == 0 ? odd_x_p : odd_x_n;
+      for (int sx = 0; sx < 2; ++sx) {
+        if (cols[sx] < 0) continue;
+        DeviceComplex<Real> value = sx == 0 ? DeviceComplex<Real>{e.x + o.x, e.y + o.y}
+                                            : DeviceComplex<Real>{e.x - o.x, e.y - o.y};
+        DeviceComplex<Real>& out = frame[rows[sy] * n + cols[sx]];
+        if (accumulate) value = {out.x + value.x, out.y + value.y};
+        out = value;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+template <typename Real>
+void launch_fold_fields(Real* folded, const DeviceComplex<Real>* fields, FoldedGrid grid,
+                        int frames, cudaStream_t stream) {
+  launch_over(fold_fields_kernel<Real>,
+              static_cast<long long>(grid.width) * grid.width * frames, stream, folded, fields,
+              grid, static_cast<long long>(frames));
+}
+
+template <typename Real>
+void launch_weight_folded(Real* window, const DeviceComplex<Real>* weights, int half, int frames,
+                          cudaStream_t stream) {
+  launch_over(weight_folded_kernel<Real>, 4LL * half * half * frames, stream, window, weights,
+              half, static_cast<long long>(frames));
+}
+
+template <typename Real>
+void launch_unfold_fields(DeviceComplex<Real>* share, const Real* folded, FoldedGrid grid,
+                          int frames, bool accumulate, cudaStream_t stream) {
+  launch_over(unfold_fields_kernel<Real>,
+              static_cast<long long>(grid.width) * grid.width * frames, stream, share, folded,
+              grid, static_cast<long long>(frames), accumulate);
+}
+
+template void launch_fold_fields<float>(float*, const float2*, FoldedGrid, int, cudaStream_t);
+template void launch_fold_fields<double>(double*, const double2*, FoldedGrid, int, cudaStream_t);
+template void launch_weight_folded<float>(float*, const float2*, int, int, cudaStream_t);
+template void launch_weight_folded<double>(double*, const double2*, int, int, cudaStream_t);
+template void launch_unfold_fields<float>(float2*, const float*, FoldedGrid, int, bool,
+                                          cudaStream_t);
+template void launch_unfold_fields<double>(double2*, const double*, FoldedGrid, int, bool,
+                                           cudaStream_t);
+
+}  // namespace psfsim::cuda
