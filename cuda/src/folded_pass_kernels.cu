@@ -17,8 +17,8 @@ __device__ inline long long folded_index(int parity, int a, long long f, int b, 
 
 // One thread a folded position (a, b) of a frame; its four samples p(+-y, +-x).
 template <typename Real>
-__global__ void fold_fields_kernel(Real* folded, const DeviceComplex<Real>* fields,
-                                   FoldedGrid grid, long long frames, long long total) {
+__global__ void fold_fields_kernel(Real* folded, const DeviceComplex<Real>* fields, FoldedGrid grid,
+                                   long long frames, long long total) {
   const int p = grid.width;
   const long long n = grid.samples;
   for (long long i = first_index(); i < total; i += stride()) {
@@ -67,9 +67,9 @@ __global__ void weight_folded_kernel(Real* window, const DeviceComplex<Real>* __
 }
 
 template <typename Real>
-__global__ void unfold_fields_kernel(DeviceComplex<Real>* share, const Real* folded,
-                                     FoldedGrid grid, long long frames, bool accumulate,
-                                     long long total) {
+__global__ void unfold_sum_kernel(DeviceComplex<Real>* fields, Real keep, const Real* folded,
+                                  const Real* __restrict__ stop, FoldedGrid grid, long long frames,
+                                  long long total) {
   const int p = grid.width;
   const long long n = grid.samples;
   for (long long i = first_index(); i < total; i += stride()) {
@@ -87,18 +87,19 @@ __global__ void unfold_fields_kernel(DeviceComplex<Real>* share, const Real* fol
     const DeviceComplex<Real> odd_x_n{v[2].x - v[3].x, v[2].y - v[3].y};   // eo - oo
     const int rows[2] = {grid.positive[a], grid.negative[a]};
     const int cols[2] = {grid.positive[b], grid.negative[b]};
-    DeviceComplex<Real>* frame = share + f * n * n;
+    DeviceComplex<Real>* frame = fields + f * n * n;
     for (int sy = 0; sy < 2; ++sy) {
       if (rows[sy] < 0) continue;
       const DeviceComplex<Real> e = sy == 0 ? even_x_p : even_x_n;
       const DeviceComplex<Real> o = sy == 0 ? odd_x_p : odd_x_n;
       for (int sx = 0; sx < 2; ++sx) {
         if (cols[sx] < 0) continue;
-        DeviceComplex<Real> value = sx == 0 ? DeviceComplex<Real>{e.x + o.x, e.y + o.y}
-                                            : DeviceComplex<Real>{e.x - o.x, e.y - o.y};
-        DeviceComplex<Real>& out = frame[rows[sy] * n + cols[sx]];
-        if (accumulate) value = {out.x + value.x, out.y + value.y};
-        out = value;
+        const DeviceComplex<Real> value = sx == 0 ? DeviceComplex<Real>{e.x + o.x, e.y + o.y}
+                                                  : DeviceComplex<Real>{e.x - o.x, e.y - o.y};
+        const long long at = rows[sy] * n + cols[sx];
+        const Real m = stop != nullptr ? stop[at] : Real(1);
+        const DeviceComplex<Real> was = frame[at];
+        frame[at] = {(keep * was.x + value.x) * m, (keep * was.y + value.y) * m};
       }
     }
   }
@@ -109,33 +110,31 @@ __global__ void unfold_fields_kernel(DeviceComplex<Real>* share, const Real* fol
 template <typename Real>
 void launch_fold_fields(Real* folded, const DeviceComplex<Real>* fields, FoldedGrid grid,
                         int frames, cudaStream_t stream) {
-  launch_over(fold_fields_kernel<Real>,
-              static_cast<long long>(grid.width) * grid.width * frames, stream, folded, fields,
-              grid, static_cast<long long>(frames));
+  launch_over(fold_fields_kernel<Real>, static_cast<long long>(grid.width) * grid.width * frames,
+              stream, folded, fields, grid, static_cast<long long>(frames));
 }
 
 template <typename Real>
 void launch_weight_folded(Real* window, const DeviceComplex<Real>* weights, int half, int frames,
                           cudaStream_t stream) {
-  launch_over(weight_folded_kernel<Real>, 4LL * half * half * frames, stream, window, weights,
-              half, static_cast<long long>(frames));
+  launch_over(weight_folded_kernel<Real>, 4LL * half * half * frames, stream, window, weights, half,
+              static_cast<long long>(frames));
 }
 
 template <typename Real>
-void launch_unfold_fields(DeviceComplex<Real>* share, const Real* folded, FoldedGrid grid,
-                          int frames, bool accumulate, cudaStream_t stream) {
-  launch_over(unfold_fields_kernel<Real>,
-              static_cast<long long>(grid.width) * grid.width * frames, stream, share, folded,
-              grid, static_cast<long long>(frames), accumulate);
+void launch_unfold_sum(DeviceComplex<Real>* fields, Real keep, const Real* folded, const Real* stop,
+                       FoldedGrid grid, int frames, cudaStream_t stream) {
+  launch_over(unfold_sum_kernel<Real>, static_cast<long long>(grid.width) * grid.width * frames,
+              stream, fields, keep, folded, stop, grid, static_cast<long long>(frames));
 }
 
 template void launch_fold_fields<float>(float*, const float2*, FoldedGrid, int, cudaStream_t);
 template void launch_fold_fields<double>(double*, const double2*, FoldedGrid, int, cudaStream_t);
 template void launch_weight_folded<float>(float*, const float2*, int, int, cudaStream_t);
 template void launch_weight_folded<double>(double*, const double2*, int, int, cudaStream_t);
-template void launch_unfold_fields<float>(float2*, const float*, FoldedGrid, int, bool,
-                                          cudaStream_t);
-template void launch_unfold_fields<double>(double2*, const double*, FoldedGrid, int, bool,
-                                           cudaStream_t);
+template void launch_unfold_sum<float>(float2*, float, const float*, const float*, FoldedGrid, int,
+                                       cudaStream_t);
+template void launch_unfold_sum<double>(double2*, double, const double*, const double*, FoldedGrid,
+                                        int, cudaStream_t);
 
 }  // namespace psfsim::cuda

@@ -27,10 +27,10 @@ void launch_fold_fields(Real* folded, const DeviceComplex<Real>* fields, FoldedG
 template <typename Real>
 void launch_weight_folded(Real* window, const DeviceComplex<Real>* weights, int half, int frames,
                           cudaStream_t stream);
-// share[f] (N x N) = the field the four parities of folded (pupil side) stand for, added to
-// what share holds where `accumulate`.
+// fields[f] (N x N) = (keep fields[f] + the field the four parities of folded (pupil side)
+// stand for) * stop, the stop that follows the mask (nullptr: none).
 template <typename Real>
-void launch_unfold_fields(DeviceComplex<Real>* share, const Real* folded, FoldedGrid grid,
-                          int frames, bool accumulate, cudaStream_t stream);
+void launch_unfold_sum(DeviceComplex<Real>* fields, Real keep, const Real* folded, const Real* stop,
+                       FoldedGrid grid, int frames, cudaStream_t stream);
 
 }  // namespace psfsim::cuda

@@ -58,23 +58,25 @@ void gemm_strided_batched<double>(const BlasHandle& blas, int m, int n, int k,
 template <>
 void real_gemm_strided_batched<float>(const BlasHandle& blas, int m, int n, int k,
                                       const RealOperand<float>& a, const RealOperand<float>& b,
-                                      float* c, int ldc, long long stride_c, int batch) {
+                                      float* c, int ldc, long long stride_c, int batch,
+                                      bool accumulate) {
   const float one = 1.0f;
-  const float zero = 0.0f;
+  const float beta = accumulate ? 1.0f : 0.0f;
   PSFSIM_CUDA_CHECK(cublas().sgemm_strided_batched(
       blas.get(), operation(a.transposed), operation(b.transposed), m, n, k, &one, a.data, a.ld,
-      a.stride, b.data, b.ld, b.stride, &zero, c, ldc, stride_c, batch));
+      a.stride, b.data, b.ld, b.stride, &beta, c, ldc, stride_c, batch));
 }
 
 template <>
 void real_gemm_strided_batched<double>(const BlasHandle& blas, int m, int n, int k,
                                        const RealOperand<double>& a, const RealOperand<double>& b,
-                                       double* c, int ldc, long long stride_c, int batch) {
+                                       double* c, int ldc, long long stride_c, int batch,
+                                       bool accumulate) {
   const double one = 1.0;
-  const double zero = 0.0;
+  const double beta = accumulate ? 1.0 : 0.0;
   PSFSIM_CUDA_CHECK(cublas().dgemm_strided_batched(
       blas.get(), operation(a.transposed), operation(b.transposed), m, n, k, &one, a.data, a.ld,
-      a.stride, b.data, b.ld, b.stride, &zero, c, ldc, stride_c, batch));
+      a.stride, b.data, b.ld, b.stride, &beta, c, ldc, stride_c, batch));
 }
 
 }  // namespace psfsim::cuda

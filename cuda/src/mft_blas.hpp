@@ -65,10 +65,11 @@ struct RealOperand {
   bool transposed = false;
 };
 
-// The real product C_i = op(A_i) op(B_i): sgemm or dgemm, strided-batched.
+// The real product C_i = op(A_i) op(B_i) (C_i += ... where `accumulate`): sgemm or dgemm,
+// strided-batched.
 template <typename Real>
 void real_gemm_strided_batched(const BlasHandle& blas, int m, int n, int k,
                                const RealOperand<Real>& a, const RealOperand<Real>& b, Real* c,
-                               int ldc, long long stride_c, int batch);
+                               int ldc, long long stride_c, int batch, bool accumulate = false);
 
 }  // namespace psfsim::cuda

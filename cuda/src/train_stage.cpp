@@ -47,7 +47,8 @@ std::size_t lanes_for(const ChannelTrain& channel, int frames) {
 }
 
 // A lane's work buffers per frame, in complex values: rows, focal plane, back; lane 0's
-// also hold a folded pass's window side, and it has the folded pupils (4 P^2) beside them.
+// also hold a folded pass's window side, and it has the folded field and sum (4 P^2 each)
+// beside them.
 struct LaneElements {
   std::size_t rows = 0, focal = 0, back = 0, folded = 0;
 };
@@ -55,7 +56,7 @@ LaneElements first_lane_elements(const ChannelTrain& channel, std::size_t n) {
   const PassSizes m = largest_passes(channel);
   const std::size_t p = (n + 1) / 2, t = m.folded_half;
   return {std::max(n * m.matrices, 4 * p * t), std::max(m.focal() * m.focal(), 4 * t * t),
-          m.matrices * n, t > 0 ? 4 * p * p : 0};
+          m.matrices * n, t > 0 ? 8 * p * p : 0};
 }
 LaneElements side_lane_elements(const ChannelTrain& channel, std::size_t lane, std::size_t lanes,
                                 std::size_t n) {
@@ -152,12 +153,17 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
   for (const TrainStep& s : channel.steps) {
     Step step;
     step.stop = s.kind == TrainStep::Kind::stop;
+    std::vector<std::optional<FoldedPass>> folded;
+    for (const MaskPass& p : s.passes) folded.push_back(fold_pass(axis, p));
+    step.folded = !folded.empty() && std::all_of(folded.begin(), folded.end(),
+                                                 [](const auto& f) { return f.has_value(); });
     step.keep = static_cast<Real>(s.keep);
     if (step.stop) {
       std::vector<Real> mask(s.stop.begin(), s.stop.end());
       step.mask = uploaded(mask);
     }
-    for (const MaskPass& p : s.passes) {
+    for (std::size_t i = 0; i < s.passes.size(); ++i) {
+      const MaskPass& p = s.passes[i];
       Pass pass;
       pass.points = p.points;
       pass.lane = step.passes.size() % lanes;
@@ -166,11 +172,11 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
         pass.twist = uploaded(rounded<Complex>(p.twist));
         const cudaStream_t on = pass.lane == 0 ? stream : side_lanes_[pass.lane - 1]->stream.get();
         pass.fft = std::make_unique<FftPlan>(FftShape{p.points, frames}, precision, on);
-      } else if (const std::optional<FoldedPass> folded = fold_pass(axis, p)) {
-        pass.half = folded->half;
-        pass.folded_forward = uploaded(rounded_reals<Real>(folded->forward));
-        pass.folded_inverse = uploaded(rounded_reals<Real>(folded->inverse));
-        pass.folded_weights = uploaded(rounded<Complex>(folded->weights));
+      } else if (step.folded) {
+        pass.half = folded[i]->half;
+        pass.folded_forward = uploaded(rounded_reals<Real>(folded[i]->forward));
+        pass.folded_inverse = uploaded(rounded_reals<Real>(folded[i]->inverse));
+        pass.folded_weights = uploaded(rounded<Complex>(folded[i]->weights));
       } else {
         pass.forward = uploaded(rounded<Complex>(p.forward));
         pass.inverse = uploaded(rounded<Complex>(p.inverse));
@@ -190,15 +196,13 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
     // too: none is left uninitialised.
     PSFSIM_CUDA_CHECK(cudaMemset(focal_.data(), 0, focal_.bytes()));
   }
-  const bool any_folded = std::any_of(steps_.begin(), steps_.end(), [](const Step& s) {
-    return std::any_of(s.passes.begin(), s.passes.end(), [](const Pass& p) { return p.half > 0; });
-  });
-  if (any_folded) {
+  if (std::any_of(steps_.begin(), steps_.end(), [](const Step& s) { return s.folded; })) {
     fold_positive_ = uploaded(axis.positive);
     fold_negative_ = uploaded(axis.negative);
     grid_ = {fold_positive_.data(), fold_negative_.data(), axis.layout.sums, samples_};
-    folded_pupils_ = DeviceBuffer<Real>(f * 8 * static_cast<std::size_t>(axis.layout.sums) *
-                                        static_cast<std::size_t>(axis.layout.sums));
+    const std::size_t p = static_cast<std::size_t>(axis.layout.sums);
+    folded_in_ = DeviceBuffer<Real>(f * 8 * p * p);
+    folded_out_ = DeviceBuffer<Real>(f * 8 * p * p);
   }
 }
 
@@ -223,7 +227,9 @@ void TrainStage<Real>::issue(const BlasHandle& blas, Complex* fields, int count,
       continue;
     }
     const bool stop_next = i + 1 < steps_.size() && steps_[i + 1].stop;
-    issue_mask(s, blas, fields, count, stop_next ? steps_[i + 1].mask.data() : nullptr, stream);
+    const Real* then_stop = stop_next ? steps_[i + 1].mask.data() : nullptr;
+    if (s.folded) issue_folded_mask(s, blas, fields, count, then_stop, stream);
+    else issue_mask(s, blas, fields, count, then_stop, stream);
     if (stop_next) ++i;
   }
 }
@@ -271,10 +277,6 @@ void TrainStage<Real>::issue_transform(const Pass& p, const Lane& at, const Comp
   const int n = samples_, m = p.points;
   const long long nm = static_cast<long long>(n) * m;
   const long long mm = static_cast<long long>(m) * m;
-  if (p.half > 0) {
-    issue_folded(p, at, fields, count);
-    return;
-  }
   if (p.fft) {
     launch_pad_twisted<Real>(at.focal, fields, p.twist.data(), n, m, count, at.stream);
     p.fft->forward(at.focal, at.focal);
@@ -297,11 +299,6 @@ void TrainStage<Real>::issue_share(const Pass& p, const Lane& at, int count,
                                    bool accumulate) const {
   const int n = samples_, m = p.points;
   const long long n2 = static_cast<long long>(n) * n;
-  if (p.half > 0) {
-    launch_unfold_fields<Real>(at.share, folded_pupils_.data(), grid_, count, accumulate,
-                               at.stream);
-    return;
-  }
   if (p.fft) {
     launch_crop_twisted_add<Real>(at.share, at.focal, p.twist.data(), n, m, count, accumulate,
                                   at.stream);
@@ -312,37 +309,45 @@ void TrainStage<Real>::issue_share(const Pass& p, const Lane& at, int count,
                              ComplexProduct::four_real, accumulate);
 }
 
-// The folded pass (psfsim/cuda/folded_pass.hpp) in real products, with P the folded positions,
+// A folded mask (psfsim/cuda/folded_pass.hpp) in real products, with P the folded positions,
 // T = Theta, F = count, each block's real and imaginary planes side by side
-// (folded_pass_kernels.hpp's layouts): per x parity, the blocks' (y parity, y, frame, plane)
-// columns times the T x P matrix; per parity, the (frame, plane, theta_x) rows times the
-// matrix's transpose over y; the weights; and the same back with the P x T matrices. The
+// (folded_pass_kernels.hpp's layouts). The field is folded once; each pass then takes, per x
+// parity, the blocks' (y parity, y, frame, plane) columns times its T x P matrix, per parity
+// the (frame, plane, theta_x) rows times the matrix's transpose over y, its weights, and the
+// same back with its P x T matrices, the last product adding into the passes' sum. The
 // matrices are stored even, odd, even, odd, so one strided batch takes every parity.
 template <typename Real>
-void TrainStage<Real>::issue_folded(const Pass& p, const Lane& at, const Complex* fields,
-                                    int count) const {
-  const int w = grid_.width, t = p.half;
-  const long long f = count, pt = static_cast<long long>(w) * t;
-  Real* pupils = folded_pupils_.data();
-  Real* middle = reinterpret_cast<Real*>(at.rows);
-  Real* window = reinterpret_cast<Real*>(at.focal);
-  const BlasHandle& blas = *at.blas;
-  launch_fold_fields<Real>(pupils, fields, grid_, count, at.stream);
-  real_gemm_strided_batched<Real>(blas, t, static_cast<int>(4 * w * f), w,
-                                  {p.folded_forward.data(), t, pt, false},
-                                  {pupils, w, 4 * w * w * f, false}, middle, t, 4 * pt * f, 2);
-  real_gemm_strided_batched<Real>(blas, static_cast<int>(2 * t * f), t, w,
-                                  {middle, static_cast<int>(2 * t * f), 2 * pt * f, false},
-                                  {p.folded_forward.data(), t, pt, true}, window,
-                                  static_cast<int>(2 * t * f), 2 * t * t * f, 4);
-  launch_weight_folded<Real>(window, p.folded_weights.data(), t, count, at.stream);
-  real_gemm_strided_batched<Real>(blas, w, static_cast<int>(4 * t * f), t,
-                                  {p.folded_inverse.data(), w, pt, false},
-                                  {window, t, 4 * t * t * f, false}, middle, w, 4 * pt * f, 2);
-  real_gemm_strided_batched<Real>(blas, static_cast<int>(2 * w * f), w, t,
-                                  {middle, static_cast<int>(2 * w * f), 2 * pt * f, false},
-                                  {p.folded_inverse.data(), w, pt, true}, pupils,
-                                  static_cast<int>(2 * w * f), 2 * w * w * f, 4);
+void TrainStage<Real>::issue_folded_mask(const Step& s, const BlasHandle& blas, Complex* fields,
+                                         int count, const Real* then_stop,
+                                         cudaStream_t stream) const {
+  const int w = grid_.width;
+  const long long f = count;
+  Real* in = folded_in_.data();
+  Real* out = folded_out_.data();
+  Real* middle = reinterpret_cast<Real*>(rows_.data());
+  Real* window = reinterpret_cast<Real*>(focal_.data());
+  launch_fold_fields<Real>(in, fields, grid_, count, stream);
+  for (std::size_t i = 0; i < s.passes.size(); ++i) {
+    const Pass& p = s.passes[i];
+    const int t = p.half;
+    const long long pt = static_cast<long long>(w) * t;
+    real_gemm_strided_batched<Real>(blas, t, static_cast<int>(4 * w * f), w,
+                                    {p.folded_forward.data(), t, pt, false},
+                                    {in, w, 4 * w * w * f, false}, middle, t, 4 * pt * f, 2);
+    real_gemm_strided_batched<Real>(blas, static_cast<int>(2 * t * f), t, w,
+                                    {middle, static_cast<int>(2 * t * f), 2 * pt * f, false},
+                                    {p.folded_forward.data(), t, pt, true}, window,
+                                    static_cast<int>(2 * t * f), 2 * t * t * f, 4);
+    launch_weight_folded<Real>(window, p.folded_weights.data(), t, count, stream);
+    real_gemm_strided_batched<Real>(blas, w, static_cast<int>(4 * t * f), t,
+                                    {p.folded_inverse.data(), w, pt, false},
+                                    {window, t, 4 * t * t * f, false}, middle, w, 4 * pt * f, 2);
+    real_gemm_strided_batched<Real>(blas, static_cast<int>(2 * w * f), w, t,
+                                    {middle, static_cast<int>(2 * w * f), 2 * pt * f, false},
+                                    {p.folded_inverse.data(), w, pt, true}, out,
+                                    static_cast<int>(2 * w * f), 2 * w * w * f, 4, i > 0);
+  }
+  launch_unfold_sum<Real>(fields, s.keep, out, then_stop, grid_, count, stream);
 }
 
 template class TrainStage<float>;

@@ -14,9 +14,10 @@
 // run in turn on the backend's stream, adding into one share. One kernel then adds the
 // shares to the field the mask lets through and applies the stop that follows.
 //
-// In turn, a pass whose window and weights are symmetric (a spot and its rim) runs folded
-// (psfsim/cuda/folded_pass.hpp): the field's four parities through four real products, a
-// quarter of the complex products' operations, and back into the pass's share.
+// In turn, a mask whose passes' windows and weights are all symmetric (a spot and its rim)
+// runs folded (psfsim/cuda/folded_pass.hpp): the field's four parities, folded once, through
+// each pass's four real products (a quarter of the complex products' operations) into one
+// sum, which one kernel unfolds into the field the mask lets through, times the stop.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -86,6 +87,7 @@ class TrainStage {
   };
   struct Step {
     bool stop = false;
+    bool folded = false;  // every pass folded
     Real keep = 0;
     std::vector<Pass> passes;
     DeviceBuffer<Real> mask;
@@ -98,8 +100,9 @@ class TrainStage {
   // A pass up to its share of the sum, and the share written into its lane's, or added.
   void issue_transform(const Pass& p, const Lane& at, const Complex* fields, int count) const;
   void issue_share(const Pass& p, const Lane& at, int count, bool accumulate) const;
-  // A folded pass's four parities through its products, on lane 0, into pupils_.
-  void issue_folded(const Pass& p, const Lane& at, const Complex* fields, int count) const;
+  // A folded mask (every pass folded) on the backend's stream, as issue_mask.
+  void issue_folded_mask(const Step& s, const BlasHandle& blas, Complex* fields, int count,
+                         const Real* then_stop, cudaStream_t stream) const;
 
   int samples_;
   std::vector<Step> steps_;
@@ -107,11 +110,11 @@ class TrainStage {
   DeviceBuffer<Complex> rows_, focal_, back_, share_;
   std::vector<std::unique_ptr<SideLane>> side_lanes_;  // lanes 1, 2, ...: empty unless used
   std::unique_ptr<Event> forked_;                      // with side lanes: the fields are ready
-  // Folded passes: the grid's folded positions, and each frame's 4 P^2 folded values (as
-  // reals, two planes); the window side uses rows_, focal_ (folded_elements()).
+  // Folded masks: the grid's folded positions, and each frame's folded field and the passes'
+  // sum, 4 P^2 values each (as reals, two planes); the window side uses rows_ and focal_.
   DeviceBuffer<int> fold_positive_, fold_negative_;
   FoldedGrid grid_;
-  DeviceBuffer<Real> folded_pupils_;
+  DeviceBuffer<Real> folded_in_, folded_out_;
 };
 
 }  // namespace psfsim::cuda

@@ -80,8 +80,8 @@ inline std::optional<FoldedPass> fold_pass(const FoldedAxis& axis, const MaskPas
   const std::size_t p = static_cast<std::size_t>(f.width), t = static_cast<std::size_t>(f.half);
   std::vector<double> cosines(t * p), sines(t * p);  // [j][k]
   for (std::size_t j = 0; j < t; ++j) {
-    const double theta = (static_cast<double>(first + static_cast<int>(j)) - pass.centre) *
-                         pass.spacing;
+    const double theta =
+        (static_cast<double>(first + static_cast<int>(j)) - pass.centre) * pass.spacing;
     for (std::size_t k = 0; k < p; ++k) {
       const std::complex<double> e = mft_phasor(theta * (axis.magnitude[k] / 2.0));
       cosines[j * p + k] = e.real();
