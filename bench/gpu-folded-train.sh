@@ -2,9 +2,10 @@
 # A spot's passes folded by the grids' symmetry (cuda/src/train_stage.hpp), on the GPU
 # machine in one call of the device tool: the CUDA tests; the trains against brute-force FFTs
 # and against the CPU backend; compute-sanitizer on trains that fold (even and odd N, double,
-# three channels) and one that does not; then the Lyot coronagraph's rate to host beside an
-# earlier build, interleaved (float32, N = 128, K = 64 at 0.5 lambda/D, random Zernikes 4-11;
-# the median of /timings/total over the repeats after the first), and the vortex once each.
+# three channels, a vortex's FFT pass beside its folded ones, four quadrants); then the
+# coronagraphs' rates to host beside an earlier build, interleaved (float32, N = 128, K = 64
+# at 0.5 lambda/D, random Zernikes 4-11; the median of /timings/total over the repeats after
+# the first).
 #
 #   bench/gpu-folded-train.sh [build-dir] [baseline-psfsim]
 #       (defaults build-gpu and build-gpu/baseline/psfsim)
@@ -45,11 +46,13 @@ cases=("--samples 48 --crop 32 --vary Z4,0,0.1,24 --coronagraph lyot:3 --lyot-st
        "--samples 47 --grid linspace --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph lyot:2 --lyot-stop 0.9"
        "--samples 48 --crop 32 --precision double --vary Z4,0,0.1,20 --coronagraph lyot:3 --lyot-stop 0.9,0.2 --metrics contrast,ee --store metrics"
        "--samples 48 --crop 24 --band 500nm-600nm,3 --diameter 1m --pixel-scale 20mas --vary Z4,0,0.1,20 --coronagraph lyot:3 --lyot-stop 0.9"
-       "--samples 48 --crop 32 --vary Z4,0,0.1,20 --coronagraph vortex:4 --lyot-stop 0.9")
+       "--samples 48 --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph vortex:4 --lyot-stop 0.9"
+       "--samples 47 --crop 32 --vary Z4,0,0.1,20 --coronagraph fqpm --lyot-stop 0.9")
 for tool in memcheck racecheck initcheck; do
-  # memcheck on every case; racecheck and initcheck on the first two
+  # memcheck on every case; racecheck and initcheck on the first two and the vortex
   for case in "${cases[@]}"; do
-    [ "$tool" != memcheck ] && [ "$case" != "${cases[0]}" ] && [ "$case" != "${cases[1]}" ] && continue
+    [ "$tool" != memcheck ] && [ "$case" != "${cases[0]}" ] && [ "$case" != "${cases[1]}" ] &&
+      [ "$case" != "${cases[4]}" ] && continue
     # shellcheck disable=SC2086
     if "$sanitizer" --tool "$tool" --error-exitcode 99 "$psfsim" run --backend cuda $case \
          --quiet --force -o "$scratch/san.h5" >"$scratch/san.txt" 2>&1; then
@@ -76,14 +79,14 @@ rate() {  # EXE FRAMES REPEATS TRAIN...: PSFs/s and us/PSF
 echo "== trains to host (float32, N = 128, K = 64), interleaved with the baseline"
 lyot=(--coronagraph lyot:4 --lyot-stop 0.8)
 vortex=(--coronagraph vortex:6 --lyot-stop 0.95)
+fqpm=(--coronagraph fqpm --lyot-stop 0.95)
 for round in 1 2 3; do
-  for shape in "4096 11" "1024 21" "64 101" "16 101"; do
+  for shape in "lyot 4096 11" "lyot 1024 21" "lyot 64 101" "lyot 16 101" "vortex 4096 6" \
+               "vortex 64 51" "fqpm 4096 6"; do
     set -- $shape
-    [ -x "$baseline" ] && echo "round $round lyot B=$1 baseline: $(rate "$baseline" "$1" "$2" "${lyot[@]}")"
-    echo "round $round lyot B=$1 current:  $(rate "$psfsim" "$1" "$2" "${lyot[@]}")"
+    declare -n train=$1
+    [ -x "$baseline" ] && echo "round $round $1 B=$2 baseline: $(rate "$baseline" "$2" "$3" "${train[@]}")"
+    echo "round $round $1 B=$2 current:  $(rate "$psfsim" "$2" "$3" "${train[@]}")"
   done
 done | tee "$out/rates.txt"
-for exe in "$baseline" "$psfsim"; do
-  [ -x "$exe" ] && echo "vortex B=4096 $([ "$exe" = "$psfsim" ] && echo current || echo baseline): $(rate "$exe" 4096 6 "${vortex[@]}")"
-done | tee -a "$out/rates.txt"
 exit $status

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,8 +23,8 @@ using cuda::FoldedAxis;
 using cuda::FoldedPass;
 
 PsfPlan plan_with(const FocalMask& mask, int n, Grid grid, double sampling) {
-  RunSpec spec = spec_for("cpu", make_case(n, 2 * n, grid, Normalization::peak, n),
-                          Precision::double_);
+  RunSpec spec =
+      spec_for("cpu", make_case(n, 2 * n, grid, Normalization::peak, n), Precision::double_);
   spec.train.planes = {mask, PupilStop{0.9, 0.0, {}}};
   spec.train.mask_sampling = sampling;
   return make_plan(spec, 1);
@@ -49,7 +50,8 @@ std::vector<Complex> random_field(int n) {
 std::vector<Complex> unfolded(const MaskPass& pass, const std::vector<Complex>& p, int n) {
   const int m = pass.points;
   const auto a = [&](int q, int i) { return pass.forward[static_cast<std::size_t>(q) * n + i]; };
-  std::vector<Complex> rows(static_cast<std::size_t>(n) * m), focal(static_cast<std::size_t>(m) * m);
+  std::vector<Complex> rows(static_cast<std::size_t>(n) * m),
+      focal(static_cast<std::size_t>(m) * m);
   for (int y = 0; y < n; ++y)  // rows = P A^T
     for (int q = 0; q < m; ++q) {
       Complex s;
@@ -60,75 +62,91 @@ std::vector<Complex> unfolded(const MaskPass& pass, const std::vector<Complex>& 
     for (int q = 0; q < m; ++q) {
       Complex s;
       for (int y = 0; y < n; ++y) s += a(r, y) * rows[static_cast<std::size_t>(y) * m + q];
-      focal[static_cast<std::size_t>(r) * m + q] = s * pass.weights[static_cast<std::size_t>(r) * m + q];
+      focal[static_cast<std::size_t>(r) * m + q] =
+          s * pass.weights[static_cast<std::size_t>(r) * m + q];
     }
   std::vector<Complex> back(static_cast<std::size_t>(m) * n), out(static_cast<std::size_t>(n) * n);
   for (int r = 0; r < m; ++r)  // back = F B^T, B[x][q] = conj(A[q][x])
     for (int x = 0; x < n; ++x) {
       Complex s;
-      for (int q = 0; q < m; ++q) s += focal[static_cast<std::size_t>(r) * m + q] * std::conj(a(q, x));
+      for (int q = 0; q < m; ++q)
+        s += focal[static_cast<std::size_t>(r) * m + q] * std::conj(a(q, x));
       back[static_cast<std::size_t>(r) * n + x] = s;
     }
   for (int y = 0; y < n; ++y)  // B back
     for (int x = 0; x < n; ++x) {
       Complex s;
-      for (int r = 0; r < m; ++r) s += std::conj(a(r, y)) * back[static_cast<std::size_t>(r) * n + x];
+      for (int r = 0; r < m; ++r)
+        s += std::conj(a(r, y)) * back[static_cast<std::size_t>(r) * n + x];
       out[static_cast<std::size_t>(y) * n + x] = s;
     }
   return out;
 }
 
-// The same through the folded pass: parity (py, px), 0 even (sums), 1 odd (differences).
+// The same through the folded pass, parity q = 2 px + py (0 even: sums, 1 odd: differences):
+// each parity's block through the real forward products, the mask's parts mixing them as
+// W_p = sum_r i^(|p| - |q|) G_r R_q with q = p xor r, the real inverse products, and back to
+// the four samples each position stands for.
 std::vector<Complex> folded(const FoldedPass& f, const FoldedAxis& axis,
                             const std::vector<Complex>& p, int n) {
   const int w = f.width, t = f.half;
+  const std::size_t wt = static_cast<std::size_t>(w) * t, tt = static_cast<std::size_t>(t) * t;
   const auto sample = [&](int row, int col) {
     return row < 0 || col < 0 ? Complex{} : p[static_cast<std::size_t>(row) * n + col];
   };
   const auto fwd = [&](int parity, int j, int k) {
-    return f.forward[static_cast<std::size_t>(parity) * t * w + static_cast<std::size_t>(k) * t + j];
+    return f.forward[static_cast<std::size_t>(parity) * wt + static_cast<std::size_t>(k) * t + j];
   };
   const auto inv = [&](int parity, int k, int j) {
-    return f.inverse[static_cast<std::size_t>(parity) * t * w + static_cast<std::size_t>(j) * w + k];
+    return f.inverse[static_cast<std::size_t>(parity) * wt + static_cast<std::size_t>(j) * w + k];
   };
+  const auto odd_axes = [](int q) { return (q & 1) + (q >> 1); };
+  std::vector<std::vector<Complex>> r(4, std::vector<Complex>(tt));
+  for (int q = 0; q < 4; ++q) {
+    const int py = q & 1, px = q >> 1;
+    const double sy = py == 0 ? 1.0 : -1.0, sx = px == 0 ? 1.0 : -1.0;
+    std::vector<Complex> block(static_cast<std::size_t>(w) * w);
+    for (int a = 0; a < w; ++a)
+      for (int b = 0; b < w; ++b) {
+        const int yp = axis.positive[a], yn = axis.negative[a];
+        const int xp = axis.positive[b], xn = axis.negative[b];
+        block[static_cast<std::size_t>(a) * w + b] =
+            sample(yp, xp) + sx * sample(yp, xn) + sy * (sample(yn, xp) + sx * sample(yn, xn));
+      }
+    for (int jy = 0; jy < t; ++jy)
+      for (int jx = 0; jx < t; ++jx) {
+        Complex s;
+        for (int a = 0; a < w; ++a)
+          for (int b = 0; b < w; ++b)
+            s += fwd(py, jy, a) * block[static_cast<std::size_t>(a) * w + b] * fwd(px, jx, b);
+        r[q][static_cast<std::size_t>(jy) * t + jx] = s;
+      }
+  }
   std::vector<Complex> out(static_cast<std::size_t>(n) * n);
-  for (int py = 0; py < 2; ++py)
-    for (int px = 0; px < 2; ++px) {
-      // The parity's block: sums or differences over y, then over x.
-      std::vector<Complex> block(static_cast<std::size_t>(w) * w);
-      for (int a = 0; a < w; ++a)
-        for (int b = 0; b < w; ++b) {
-          const int yp = axis.positive[a], yn = axis.negative[a];
-          const int xp = axis.positive[b], xn = axis.negative[b];
-          const double sy = py == 0 ? 1.0 : -1.0, sx = px == 0 ? 1.0 : -1.0;
-          block[static_cast<std::size_t>(a) * w + b] =
-              sample(yp, xp) + sx * sample(yp, xn) + sy * (sample(yn, xp) + sx * sample(yn, xn));
-        }
-      std::vector<Complex> h(static_cast<std::size_t>(t) * t);
-      for (int jy = 0; jy < t; ++jy)
-        for (int jx = 0; jx < t; ++jx) {
-          Complex s;
-          for (int a = 0; a < w; ++a)
-            for (int b = 0; b < w; ++b)
-              s += fwd(py, jy, a) * block[static_cast<std::size_t>(a) * w + b] * fwd(px, jx, b);
-          h[static_cast<std::size_t>(jy) * t + jx] = s * f.weights[static_cast<std::size_t>(jy) * t + jx];
-        }
-      for (int a = 0; a < w; ++a)
-        for (int b = 0; b < w; ++b) {
-          Complex s;
-          for (int jy = 0; jy < t; ++jy)
-            for (int jx = 0; jx < t; ++jx)
-              s += inv(py, a, jy) * h[static_cast<std::size_t>(jy) * t + jx] * inv(px, b, jx);
-          // Back to the four samples the position stands for.
-          for (const int y : {axis.positive[a], axis.negative[a]})
-            for (const int x : {axis.positive[b], axis.negative[b]}) {
-              if (y < 0 || x < 0) continue;
-              const double sy = py == 1 && y == axis.negative[a] ? -1.0 : 1.0;
-              const double sx = px == 1 && x == axis.negative[b] ? -1.0 : 1.0;
-              out[static_cast<std::size_t>(y) * n + x] += sy * sx * s;
-            }
-        }
+  for (int q = 0; q < 4; ++q) {
+    const int py = q & 1, px = q >> 1;
+    std::vector<Complex> weighted(tt);
+    for (int part = 0; part < f.parities; ++part) {
+      const int from = q ^ part;
+      const Complex factor = std::pow(Complex(0.0, 1.0), odd_axes(q) - odd_axes(from));
+      for (std::size_t j = 0; j < tt; ++j)
+        weighted[j] += factor * f.weights[static_cast<std::size_t>(part) * tt + j] * r[from][j];
     }
+    for (int a = 0; a < w; ++a)
+      for (int b = 0; b < w; ++b) {
+        Complex s;
+        for (int jy = 0; jy < t; ++jy)
+          for (int jx = 0; jx < t; ++jx)
+            s += inv(py, a, jy) * weighted[static_cast<std::size_t>(jy) * t + jx] * inv(px, b, jx);
+        for (const int y : {axis.positive[a], axis.negative[a]})
+          for (const int x : {axis.positive[b], axis.negative[b]}) {
+            if (y < 0 || x < 0) continue;
+            const double sy = py == 1 && y == axis.negative[a] ? -1.0 : 1.0;
+            const double sx = px == 1 && x == axis.negative[b] ? -1.0 : 1.0;
+            out[static_cast<std::size_t>(y) * n + x] += sy * sx * s;
+          }
+      }
+  }
   return out;
 }
 
@@ -151,7 +169,8 @@ TEST(FoldedPass, SpotAndRimPassesMatchTheUnfoldedOnes) {
   // rim's 3 x 3 pass, and one of 17 points without.
   for (const Case& c : {Case{24, Grid::centered, 2.0, 8.0}, Case{25, Grid::linspace, 2.0, 8.0},
                         Case{25, Grid::centered, 1.1, 8.0}}) {
-    const PsfPlan plan = plan_with(mask_of(FocalMask::Kind::spot, c.radius), c.n, c.grid, c.sampling);
+    const PsfPlan plan =
+        plan_with(mask_of(FocalMask::Kind::spot, c.radius), c.n, c.grid, c.sampling);
     const FoldedAxis axis = cuda::fold_axis(plan.sampled_pupil().coordinates);
     const std::vector<Complex> p = random_field(c.n);
     const std::vector<MaskPass>& passes = plan.train->channels.front().steps.front().passes;
@@ -166,15 +185,42 @@ TEST(FoldedPass, SpotAndRimPassesMatchTheUnfoldedOnes) {
   }
 }
 
-// A vortex's phase and four quadrants' signs are not even in both axes; a vortex's outermost
-// pass is an FFT's besides.
-TEST(FoldedPass, MasksOfOtherSymmetriesStayUnfolded) {
-  for (const FocalMask& mask : {mask_of(FocalMask::Kind::vortex, 0.0, 2),
-                                mask_of(FocalMask::Kind::four_quadrant, 0.0)}) {
-    const PsfPlan plan = plan_with(mask, 24, Grid::centered, 8.0);
-    const FoldedAxis axis = cuda::fold_axis(plan.sampled_pupil().coordinates);
-    for (const MaskPass& pass : plan.train->channels.front().steps.front().passes)
-      EXPECT_FALSE(cuda::fold_pass(axis, pass).has_value()) << pass.points;
+// A vortex's phase (cos and i sin of l phi: parts 0 and 3), four quadrants' signs (part 3)
+// and a map of no symmetry (every part) mix the parities; the FFT passes stay unfolded.
+TEST(FoldedPass, VortexFourQuadrantAndMapPassesMixTheParities) {
+  struct Mask {
+    std::string name;
+    FocalMask mask;
+  };
+  FocalMask map = mask_of(FocalMask::Kind::map, 0.0);
+  auto values = std::make_shared<MaskMap>();
+  values->rows = values->columns = 9;
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int i = 0; i < 81; ++i) values->values.emplace_back(u(random), u(random));
+  map.map_values = values;
+  map.map_sampling = 0.5;
+  for (const Mask& m :
+       {Mask{"vortex2", mask_of(FocalMask::Kind::vortex, 0.0, 2)},
+        Mask{"vortex6", mask_of(FocalMask::Kind::vortex, 0.0, 6)},
+        Mask{"fqpm", mask_of(FocalMask::Kind::four_quadrant, 0.0)}, Mask{"map", map}}) {
+    for (const int n : {24, 25}) {
+      const PsfPlan plan = plan_with(m.mask, n, Grid::centered, 8.0);
+      const FoldedAxis axis = cuda::fold_axis(plan.sampled_pupil().coordinates);
+      const std::vector<Complex> p = random_field(n);
+      int folded_passes = 0;
+      for (const MaskPass& pass : plan.train->channels.front().steps.front().passes) {
+        const std::string what =
+            m.name + ", N " + std::to_string(n) + ", m " + std::to_string(pass.points);
+        const std::optional<FoldedPass> f = cuda::fold_pass(axis, pass);
+        ASSERT_EQ(f.has_value(), !pass.periodic()) << what;
+        if (!f) continue;
+        ++folded_passes;
+        EXPECT_EQ(f->parities, 4) << what;
+        EXPECT_LE(relative_difference(folded(*f, axis, p, n), unfolded(pass, p, n)), 1e-12) << what;
+      }
+      EXPECT_GT(folded_passes, 0) << m.name;
+    }
   }
 }
 

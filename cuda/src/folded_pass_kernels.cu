@@ -49,25 +49,55 @@ __global__ void fold_fields_kernel(Real* folded, const DeviceComplex<Real>* fiel
   }
 }
 
+// z i^k.
+template <typename Real>
+__device__ inline DeviceComplex<Real> times_i_power(DeviceComplex<Real> z, int k) {
+  switch (k & 3) {
+    case 1: return {-z.y, z.x};
+    case 2: return {-z.x, -z.y};
+    case 3: return {z.y, -z.x};
+    default: return z;
+  }
+}
+
+__device__ inline int odd_axes(int parity) { return (parity & 1) + (parity >> 1); }
+
+// One thread a window position (ty, f, tx) of every parity: W_p = sum_r i^(|p| - |q|) G_r R_q,
+// q = p xor r (psfsim/cuda/folded_pass.hpp), G_0 alone where `parities` is 1.
 template <typename Real>
 __global__ void weight_folded_kernel(Real* window, const DeviceComplex<Real>* __restrict__ weights,
-                                     int half, long long frames, long long total) {
+                                     int half, int parities, long long frames, long long total) {
+  const long long tt = static_cast<long long>(half) * half;
   for (long long i = first_index(); i < total; i += stride()) {
     const int tx = static_cast<int>(i % half);
-    const long long rest = i / half;  // (parity, ty, f)
-    const long long f = rest % frames;
-    const int ty = static_cast<int>(rest / frames % half);
-    const int parity = static_cast<int>(rest / frames / half);
-    const long long at = folded_index(parity, ty, f, tx, half, frames);
-    const DeviceComplex<Real> w = weights[ty * half + tx];
-    const Real re = window[at], im = window[at + half];
-    window[at] = re * w.x - im * w.y;
-    window[at + half] = re * w.y + im * w.x;
+    const long long f = i / half % frames;
+    const int ty = static_cast<int>(i / half / frames);
+    long long at[4];
+    DeviceComplex<Real> r[4];
+    for (int q = 0; q < 4; ++q) {
+      at[q] = folded_index(q, ty, f, tx, half, frames);
+      r[q] = {window[at[q]], window[at[q] + half]};
+    }
+    for (int p = 0; p < 4; ++p) {
+      DeviceComplex<Real> sum{Real(0), Real(0)};
+      for (int part = 0; part < parities; ++part) {
+        const int q = p ^ part;
+        const DeviceComplex<Real> g = weights[part * tt + ty * half + tx];
+        const DeviceComplex<Real> z =
+            times_i_power<Real>({g.x * r[q].x - g.y * r[q].y, g.x * r[q].y + g.y * r[q].x},
+                                odd_axes(p) - odd_axes(q) + 4);
+        sum.x += z.x;
+        sum.y += z.y;
+      }
+      window[at[p]] = sum.x;
+      window[at[p] + half] = sum.y;
+    }
   }
 }
 
 template <typename Real>
 __global__ void unfold_sum_kernel(DeviceComplex<Real>* fields, Real keep, const Real* folded,
+                                  const DeviceComplex<Real>* __restrict__ share,
                                   const Real* __restrict__ stop, FoldedGrid grid, long long frames,
                                   long long total) {
   const int p = grid.width;
@@ -99,7 +129,12 @@ __global__ void unfold_sum_kernel(DeviceComplex<Real>* fields, Real keep, const 
         const long long at = rows[sy] * n + cols[sx];
         const Real m = stop != nullptr ? stop[at] : Real(1);
         const DeviceComplex<Real> was = frame[at];
-        frame[at] = {(keep * was.x + value.x) * m, (keep * was.y + value.y) * m};
+        DeviceComplex<Real> sum{keep * was.x + value.x, keep * was.y + value.y};
+        if (share != nullptr) {
+          const DeviceComplex<Real> other = share[f * n * n + at];
+          sum = {sum.x + other.x, sum.y + other.y};
+        }
+        frame[at] = {sum.x * m, sum.y * m};
       }
     }
   }
@@ -115,26 +150,27 @@ void launch_fold_fields(Real* folded, const DeviceComplex<Real>* fields, FoldedG
 }
 
 template <typename Real>
-void launch_weight_folded(Real* window, const DeviceComplex<Real>* weights, int half, int frames,
-                          cudaStream_t stream) {
-  launch_over(weight_folded_kernel<Real>, 4LL * half * half * frames, stream, window, weights, half,
-              static_cast<long long>(frames));
+void launch_weight_folded(Real* window, const DeviceComplex<Real>* weights, int half, int parities,
+                          int frames, cudaStream_t stream) {
+  launch_over(weight_folded_kernel<Real>, static_cast<long long>(half) * half * frames, stream,
+              window, weights, half, parities, static_cast<long long>(frames));
 }
 
 template <typename Real>
-void launch_unfold_sum(DeviceComplex<Real>* fields, Real keep, const Real* folded, const Real* stop,
-                       FoldedGrid grid, int frames, cudaStream_t stream) {
+void launch_unfold_sum(DeviceComplex<Real>* fields, Real keep, const Real* folded,
+                       const DeviceComplex<Real>* share, const Real* stop, FoldedGrid grid,
+                       int frames, cudaStream_t stream) {
   launch_over(unfold_sum_kernel<Real>, static_cast<long long>(grid.width) * grid.width * frames,
-              stream, fields, keep, folded, stop, grid, static_cast<long long>(frames));
+              stream, fields, keep, folded, share, stop, grid, static_cast<long long>(frames));
 }
 
 template void launch_fold_fields<float>(float*, const float2*, FoldedGrid, int, cudaStream_t);
 template void launch_fold_fields<double>(double*, const double2*, FoldedGrid, int, cudaStream_t);
-template void launch_weight_folded<float>(float*, const float2*, int, int, cudaStream_t);
-template void launch_weight_folded<double>(double*, const double2*, int, int, cudaStream_t);
-template void launch_unfold_sum<float>(float2*, float, const float*, const float*, FoldedGrid, int,
-                                       cudaStream_t);
-template void launch_unfold_sum<double>(double2*, double, const double*, const double*, FoldedGrid,
-                                        int, cudaStream_t);
+template void launch_weight_folded<float>(float*, const float2*, int, int, int, cudaStream_t);
+template void launch_weight_folded<double>(double*, const double2*, int, int, int, cudaStream_t);
+template void launch_unfold_sum<float>(float2*, float, const float*, const float2*, const float*,
+                                       FoldedGrid, int, cudaStream_t);
+template void launch_unfold_sum<double>(double2*, double, const double*, const double2*,
+                                        const double*, FoldedGrid, int, cudaStream_t);
 
 }  // namespace psfsim::cuda

@@ -23,14 +23,17 @@ struct FoldedGrid {
 template <typename Real>
 void launch_fold_fields(Real* folded, const DeviceComplex<Real>* fields, FoldedGrid grid,
                         int frames, cudaStream_t stream);
-// window (window side) *= weights[ty][tx], Theta x Theta, complex.
+// window (window side) = the mask's `parities` parts (FoldedPass::weights, Theta x Theta
+// each, complex) applied to it, mixing its parities where there are 4 parts.
 template <typename Real>
-void launch_weight_folded(Real* window, const DeviceComplex<Real>* weights, int half, int frames,
-                          cudaStream_t stream);
-// fields[f] (N x N) = (keep fields[f] + the field the four parities of folded (pupil side)
-// stand for) * stop, the stop that follows the mask (nullptr: none).
+void launch_weight_folded(Real* window, const DeviceComplex<Real>* weights, int half, int parities,
+                          int frames, cudaStream_t stream);
+// fields[f] (N x N) = (keep fields[f] + share[f] + the field the four parities of folded
+// (pupil side) stand for) * stop: share, the sum of the mask's passes that are not folded
+// (nullptr: none), and the stop that follows the mask (nullptr: none).
 template <typename Real>
-void launch_unfold_sum(DeviceComplex<Real>* fields, Real keep, const Real* folded, const Real* stop,
-                       FoldedGrid grid, int frames, cudaStream_t stream);
+void launch_unfold_sum(DeviceComplex<Real>* fields, Real keep, const Real* folded,
+                       const DeviceComplex<Real>* share, const Real* stop, FoldedGrid grid,
+                       int frames, cudaStream_t stream);
 
 }  // namespace psfsim::cuda

@@ -155,8 +155,13 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
     step.stop = s.kind == TrainStep::Kind::stop;
     std::vector<std::optional<FoldedPass>> folded;
     for (const MaskPass& p : s.passes) folded.push_back(fold_pass(axis, p));
-    step.folded = !folded.empty() && std::all_of(folded.begin(), folded.end(),
-                                                 [](const auto& f) { return f.has_value(); });
+    // Folded where every pass computed by products folds (FFT passes add to a share).
+    bool any = false, all = true;
+    for (std::size_t i = 0; i < s.passes.size(); ++i) {
+      any |= folded[i].has_value();
+      all &= folded[i].has_value() || s.passes[i].periodic();
+    }
+    step.folded = any && all;
     step.keep = static_cast<Real>(s.keep);
     if (step.stop) {
       std::vector<Real> mask(s.stop.begin(), s.stop.end());
@@ -174,6 +179,7 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
         pass.fft = std::make_unique<FftPlan>(FftShape{p.points, frames}, precision, on);
       } else if (step.folded) {
         pass.half = folded[i]->half;
+        pass.parities = folded[i]->parities;
         pass.folded_forward = uploaded(rounded_reals<Real>(folded[i]->forward));
         pass.folded_inverse = uploaded(rounded_reals<Real>(folded[i]->inverse));
         pass.folded_weights = uploaded(rounded<Complex>(folded[i]->weights));
@@ -315,7 +321,8 @@ void TrainStage<Real>::issue_share(const Pass& p, const Lane& at, int count,
 // parity, the blocks' (y parity, y, frame, plane) columns times its T x P matrix, per parity
 // the (frame, plane, theta_x) rows times the matrix's transpose over y, its weights, and the
 // same back with its P x T matrices, the last product adding into the passes' sum. The
-// matrices are stored even, odd, even, odd, so one strided batch takes every parity.
+// matrices are stored even, odd, even, odd, so one strided batch takes every parity. An FFT
+// pass (a vortex's outermost) runs first, as in issue_mask, into lane 0's share.
 template <typename Real>
 void TrainStage<Real>::issue_folded_mask(const Step& s, const BlasHandle& blas, Complex* fields,
                                          int count, const Real* then_stop,
@@ -326,9 +333,17 @@ void TrainStage<Real>::issue_folded_mask(const Step& s, const BlasHandle& blas, 
   Real* out = folded_out_.data();
   Real* middle = reinterpret_cast<Real*>(rows_.data());
   Real* window = reinterpret_cast<Real*>(focal_.data());
+  bool shared = false, summed = false;
+  for (const Pass& p : s.passes) {
+    if (!p.fft) continue;
+    const Lane at = lane(0, blas, stream);
+    issue_transform(p, at, fields, count);
+    issue_share(p, at, count, shared);
+    shared = true;
+  }
   launch_fold_fields<Real>(in, fields, grid_, count, stream);
-  for (std::size_t i = 0; i < s.passes.size(); ++i) {
-    const Pass& p = s.passes[i];
+  for (const Pass& p : s.passes) {
+    if (p.fft) continue;
     const int t = p.half;
     const long long pt = static_cast<long long>(w) * t;
     real_gemm_strided_batched<Real>(blas, t, static_cast<int>(4 * w * f), w,
@@ -338,16 +353,18 @@ void TrainStage<Real>::issue_folded_mask(const Step& s, const BlasHandle& blas, 
                                     {middle, static_cast<int>(2 * t * f), 2 * pt * f, false},
                                     {p.folded_forward.data(), t, pt, true}, window,
                                     static_cast<int>(2 * t * f), 2 * t * t * f, 4);
-    launch_weight_folded<Real>(window, p.folded_weights.data(), t, count, stream);
+    launch_weight_folded<Real>(window, p.folded_weights.data(), t, p.parities, count, stream);
     real_gemm_strided_batched<Real>(blas, w, static_cast<int>(4 * t * f), t,
                                     {p.folded_inverse.data(), w, pt, false},
                                     {window, t, 4 * t * t * f, false}, middle, w, 4 * pt * f, 2);
     real_gemm_strided_batched<Real>(blas, static_cast<int>(2 * w * f), w, t,
                                     {middle, static_cast<int>(2 * w * f), 2 * pt * f, false},
                                     {p.folded_inverse.data(), w, pt, true}, out,
-                                    static_cast<int>(2 * w * f), 2 * w * w * f, 4, i > 0);
+                                    static_cast<int>(2 * w * f), 2 * w * w * f, 4, summed);
+    summed = true;
   }
-  launch_unfold_sum<Real>(fields, s.keep, out, then_stop, grid_, count, stream);
+  launch_unfold_sum<Real>(fields, s.keep, out, shared ? share_.data() : nullptr, then_stop, grid_,
+                          count, stream);
 }
 
 template class TrainStage<float>;

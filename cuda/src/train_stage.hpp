@@ -68,6 +68,7 @@ class TrainStage {
     std::unique_ptr<FftPlan> fft;
     // Folded (FoldedPass): Theta, 0 where the pass is not; its matrices and weights.
     int half = 0;
+    int parities = 1;  // FoldedPass::parities
     DeviceBuffer<Real> folded_forward, folded_inverse;
     DeviceBuffer<Complex> folded_weights;
   };
@@ -87,7 +88,7 @@ class TrainStage {
   };
   struct Step {
     bool stop = false;
-    bool folded = false;  // every pass folded
+    bool folded = false;  // every pass folded but those by FFTs
     Real keep = 0;
     std::vector<Pass> passes;
     DeviceBuffer<Real> mask;

@@ -10,15 +10,19 @@
 // computed without it, and then each axis transforms sums s = p(c + mu) + p(c - mu) into the
 // window's even part and differences d = p(c + mu) - p(c - mu) into its odd part:
 //   F_even(theta) = sum_k cos(pi theta mu_k) s_k,   F_odd(theta) = -i sum_k sin(...) d_k,
-// for theta >= 0 only, F(+-theta) = F_even +- F_odd. Where G is even in both axes (a spot, a
-// window of radial weights: G(-theta_x, theta_y) = G(theta_x, theta_y) = G(theta_x, -theta_y))
-// it keeps each of the four parities (even or odd over y, over x) apart, and the way back is
+// for theta >= 0 only, F(+-theta) = F_even +- F_odd, and the way back is
 //   L(c +- mu) = sum_j w_j cos(pi theta_j mu) H_even(theta_j) +- i sum_j 2 sin(...) H_odd,
-// w_j = 1 at theta = 0 and 2 elsewhere (each theta > 0 stands for itself and its mirror). The
-// -i of the forward and the +i of the inverse meet once per odd axis and cancel, so every
-// product is real: four real products of the four parities' P x P blocks with Theta x P
-// matrices each way, P = ceil(N / 2) and Theta = ceil(m / 2), against the four complex m x N
-// products of the unfolded pass: a quarter of the operations.
+// w_j = 1 at theta = 0 and 2 elsewhere (each theta > 0 stands for itself and its mirror). In
+// two dimensions a field has four parities p (even or odd over y, over x), and the products
+// are real: four real products of the four parities' P x P blocks with Theta x P matrices
+// each way, P = ceil(N / 2) and Theta = ceil(m / 2), against the four complex m x N products
+// of the unfolded pass, a quarter of the operations. The mask G splits into four parities
+// G_r too, and G_r takes parity q of the field to p = q xor r (a spot, radially symmetric, is
+// G_0 alone; a vortex of even charge is G_0 + G_3, cos and i sin of l phi; four quadrants are
+// G_3). With R_q the forward products' output, each odd axis carrying a -i the products leave
+// out, and the inverse's +i left out likewise, what the inverse products take is
+//   W_p = sum_r i^(|p| - |q|) G_r R_q,  q = p xor r,  |p| the odd axes of p,
+// which the weights' kernel forms (the factor is 1 wherever r = 0).
 //
 // Plain C++17 (the kernels include what they need of it), header only: tested in every build.
 #include <complex>
@@ -39,33 +43,18 @@ struct FoldedPass {
   // repetition lets one strided batch take all four parities):
   std::vector<double> forward;  // Theta x P: cos(pi theta_j mu_k), then sin
   std::vector<double> inverse;  // P x Theta: w_j cos(pi theta_j mu_k), then 2 sin
-  // G at theta >= 0 on both axes, Theta x Theta, row-major (y, then x).
+  // G_r at theta >= 0 on both axes, Theta x Theta each, row-major (y, then x), r = 2 (odd
+  // over x) + (odd over y); only G_0 where the others are zero (`parities` 1, else 4).
   std::vector<std::complex<double>> weights;
+  int parities = 1;
 };
 
-namespace detail {
-
-inline bool even_in_both_axes(const std::vector<std::complex<double>>& g, int m) {
-  for (int r = 0; r < m; ++r)
-    for (int c = 0; c < m; ++c) {
-      const std::complex<double> v = g[static_cast<std::size_t>(r) * m + c];
-      if (v != g[static_cast<std::size_t>(m - 1 - r) * m + c] ||
-          v != g[static_cast<std::size_t>(r) * m + (m - 1 - c)])
-        return false;
-    }
-  return true;
-}
-
-}  // namespace detail
-
 // Whether `pass` folds on a symmetric grid: not an FFT pass (MaskPass::periodic), its window
-// centred on the optical axis, its weights even in both axes (not a vortex, four quadrants or
-// most maps).
+// centred on the optical axis.
 inline bool foldable(const MaskPass& pass) {
   const int m = pass.points;
   return !pass.periodic() && m >= 1 && 2.0 * pass.centre == m - 1 &&
-         pass.weights.size() == static_cast<std::size_t>(m) * m &&
-         detail::even_in_both_axes(pass.weights, m);
+         pass.weights.size() == static_cast<std::size_t>(m) * m;
 }
 
 // The folded pass of `pass` on the pupil grid folded as `axis`, or none where it does not
@@ -97,10 +86,31 @@ inline std::optional<FoldedPass> fold_pass(const FoldedAxis& axis, const MaskPas
       for (std::size_t k = 0; k < p; ++k)
         f.inverse.push_back((parity % 2 == 0 ? weight(j) : 2.0) * trig[j * p + k]);
   }
-  f.weights.reserve(t * t);
+  // G_r(ty, tx) = 1/4 sum over the mirrors (sy ty, sx tx) of sy^(r odd over y) sx^(...) G:
+  // index q's mirror is m - 1 - q.
+  const auto g = [&](std::size_t row, std::size_t col) {
+    return pass.weights[row * static_cast<std::size_t>(m) + col];
+  };
+  f.weights.assign(4 * t * t, {});
   for (std::size_t jy = 0; jy < t; ++jy)
-    for (std::size_t jx = 0; jx < t; ++jx)
-      f.weights.push_back(pass.weights[(first + jy) * static_cast<std::size_t>(m) + first + jx]);
+    for (std::size_t jx = 0; jx < t; ++jx) {
+      const std::size_t row = first + jy, col = first + jx;
+      const std::size_t mirror_row = static_cast<std::size_t>(m) - 1 - row;
+      const std::size_t mirror_col = static_cast<std::size_t>(m) - 1 - col;
+      const std::complex<double> pp = g(row, col), pn = g(row, mirror_col);
+      const std::complex<double> np = g(mirror_row, col), nn = g(mirror_row, mirror_col);
+      const std::complex<double> parts[4] = {
+          (pp + pn + np + nn) / 4.0,  // r = 0: even, even
+          (pp + pn - np - nn) / 4.0,  // r = 1: odd over y
+          (pp - pn + np - nn) / 4.0,  // r = 2: odd over x
+          (pp - pn - np + nn) / 4.0,  // r = 3: odd over both
+      };
+      for (std::size_t r = 0; r < 4; ++r) {
+        f.weights[(r * t + jy) * t + jx] = parts[r];
+        if (r > 0 && parts[r] != std::complex<double>{}) f.parities = 4;
+      }
+    }
+  if (f.parities == 1) f.weights.resize(t * t);
   return f;
 }
 
