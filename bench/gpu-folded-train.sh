@@ -7,14 +7,16 @@
 # at 0.5 lambda/D, random Zernikes 4-11; the median of /timings/total over the repeats after
 # the first).
 #
-#   bench/gpu-folded-train.sh [build-dir] [baseline-psfsim]
+#   bench/gpu-folded-train.sh [build-dir] [baseline-psfsim...]
 #       (defaults build-gpu and build-gpu/baseline/psfsim)
 #
 # Carried: BUILD/apps/psfsim, BUILD/tests/psfsim_tests, BUILD/CMakeCache.txt, BUILD/gpu-libs
-# and the baseline's psfsim.
+# and each baseline's psfsim.
 set -u
 build=${1:-build-gpu}
-baseline=${2:-$build/baseline/psfsim}
+shift
+baselines=("$@")
+[ ${#baselines[@]} -gt 0 ] || baselines=("$build/baseline/psfsim")
 source bench/gpu-env.sh
 out=${OUT:-$PWD/gpu-folded-train-out}
 mkdir -p "$out"
@@ -85,7 +87,9 @@ for round in 1 2 3; do
                "vortex 64 51" "fqpm 4096 6"; do
     set -- $shape
     declare -n train=$1
-    [ -x "$baseline" ] && echo "round $round $1 B=$2 baseline: $(rate "$baseline" "$2" "$3" "${train[@]}")"
+    for baseline in "${baselines[@]}"; do
+      [ -x "$baseline" ] && echo "round $round $1 B=$2 $baseline: $(rate "$baseline" "$2" "$3" "${train[@]}")"
+    done
     echo "round $round $1 B=$2 current:  $(rate "$psfsim" "$2" "$3" "${train[@]}")"
   done
 done | tee "$out/rates.txt"

@@ -28,8 +28,8 @@ PassSizes largest_passes(const ChannelTrain& channel, std::size_t lane = every_l
       const MaskPass& p = s.passes[i];
       std::size_t& m = p.periodic() ? sizes.periodic : sizes.matrices;
       m = std::max<std::size_t>(m, p.points);
-      if (foldable(p))
-        sizes.folded_half = std::max<std::size_t>(sizes.folded_half, (p.points + 1) / 2);
+      if (const std::optional<WindowFold> w = window_fold(p))
+        sizes.folded_half = std::max<std::size_t>(sizes.folded_half, w->half);
     }
   return sizes;
 }
@@ -107,8 +107,8 @@ std::size_t TrainStage<Real>::constant_bytes(const ChannelTrain& channel, int sa
     for (const MaskPass& p : s.passes) {
       const std::size_t m = p.points;
       bytes += (p.periodic() ? n + m * m : 2 * n * m + m * m) * sizeof(Complex);
-      if (foldable(p)) {
-        const std::size_t t = (m + 1) / 2, width = (n + 1) / 2;
+      if (const std::optional<WindowFold> w = window_fold(p)) {
+        const std::size_t t = w->half, width = (n + 1) / 2;
         bytes += 8 * t * width * sizeof(Real) + t * t * sizeof(Complex) + 2 * width * sizeof(int);
       }
     }
@@ -173,16 +173,16 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
       pass.points = p.points;
       pass.lane = step.passes.size() % lanes;
       pass.weights = uploaded(rounded<Complex>(p.weights));
-      if (p.periodic()) {
-        pass.twist = uploaded(rounded<Complex>(p.twist));
-        const cudaStream_t on = pass.lane == 0 ? stream : side_lanes_[pass.lane - 1]->stream.get();
-        pass.fft = std::make_unique<FftPlan>(FftShape{p.points, frames}, precision, on);
-      } else if (step.folded) {
+      if (step.folded && folded[i]) {
         pass.half = folded[i]->half;
         pass.parities = folded[i]->parities;
         pass.folded_forward = uploaded(rounded_reals<Real>(folded[i]->forward));
         pass.folded_inverse = uploaded(rounded_reals<Real>(folded[i]->inverse));
         pass.folded_weights = uploaded(rounded<Complex>(folded[i]->weights));
+      } else if (p.periodic()) {
+        pass.twist = uploaded(rounded<Complex>(p.twist));
+        const cudaStream_t on = pass.lane == 0 ? stream : side_lanes_[pass.lane - 1]->stream.get();
+        pass.fft = std::make_unique<FftPlan>(FftShape{p.points, frames}, precision, on);
       } else {
         pass.forward = uploaded(rounded<Complex>(p.forward));
         pass.inverse = uploaded(rounded<Complex>(p.inverse));

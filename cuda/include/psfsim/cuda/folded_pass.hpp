@@ -25,6 +25,7 @@
 // which the weights' kernel forms (the factor is 1 wherever r = 0).
 //
 // Plain C++17 (the kernels include what they need of it), header only: tested in every build.
+#include <cmath>
 #include <complex>
 #include <cstddef>
 #include <optional>
@@ -49,35 +50,63 @@ struct FoldedPass {
   int parities = 1;
 };
 
-// Whether `pass` folds on a symmetric grid: not an FFT pass (MaskPass::periodic), its window
-// centred on the optical axis.
-inline bool foldable(const MaskPass& pass) {
+// How a pass's window folds: its samples at theta >= 0, and for each the index of theta and of
+// -theta. A window of m points centred on the axis ((m - 1) / 2) is symmetric; one whole period
+// of even m with the axis at m / 2 (MaskPass::periodic) has -theta_max alone, which is also
+// +theta_max a period on: it stands for both, each with half its weight.
+struct WindowFold {
+  int half = 0;          // Theta
+  int first = 0;         // the index of the smallest theta >= 0
+  bool aliased = false;  // the periodic case: theta_max at index 0, halved
+  [[nodiscard]] bool alone(int j) const { return aliased && j == half - 1; }
+  [[nodiscard]] int positive(int j) const { return alone(j) ? 0 : first + j; }
+  [[nodiscard]] int negative(int j, int m) const { return aliased ? first - j : m - 1 - first - j; }
+  [[nodiscard]] double share(int j) const { return alone(j) ? 0.5 : 1.0; }
+};
+
+inline std::optional<WindowFold> window_fold(const MaskPass& pass) {
   const int m = pass.points;
-  return !pass.periodic() && m >= 1 && 2.0 * pass.centre == m - 1 &&
-         pass.weights.size() == static_cast<std::size_t>(m) * m;
+  if (m < 1 || pass.weights.size() != static_cast<std::size_t>(m) * m) return std::nullopt;
+  if (2.0 * pass.centre == m - 1) return WindowFold{(m + 1) / 2, m / 2, false};
+  if (pass.periodic() && m % 2 == 0 && 2.0 * pass.centre == m)
+    return WindowFold{m / 2 + 1, m / 2, true};
+  return std::nullopt;
 }
 
-// The folded pass of `pass` on the pupil grid folded as `axis`, or none where it does not
-// fold (foldable) or the grid is not symmetric.
+// The folded pass of `pass` on the pupil grid folded as `axis`, or none where its window does
+// not fold (window_fold), the grid is not symmetric, or a period's end does not give the same
+// row of A at +theta_max as at -theta_max.
 inline std::optional<FoldedPass> fold_pass(const FoldedAxis& axis, const MaskPass& pass) {
   const int m = pass.points;
-  if (!axis.worthwhile() || !foldable(pass)) return std::nullopt;
+  const std::optional<WindowFold> window = window_fold(pass);
+  if (!axis.worthwhile() || !window) return std::nullopt;
   FoldedPass f;
   f.width = axis.layout.sums;
-  f.half = (m + 1) / 2;
-  const int first = m / 2;  // the index of the smallest theta >= 0
+  f.half = window->half;
   const std::size_t p = static_cast<std::size_t>(f.width), t = static_cast<std::size_t>(f.half);
+  const auto theta = [&](std::size_t j) {
+    return (static_cast<double>(window->first + static_cast<int>(j)) - pass.centre) * pass.spacing;
+  };
+  if (window->aliased) {
+    const std::size_t n = pass.forward.size() / static_cast<std::size_t>(m);
+    for (std::size_t k = 0; k < axis.positive.size(); ++k)
+      for (const int sign : {1, -1}) {
+        const int i = sign > 0 ? axis.positive[k] : axis.negative[k];
+        if (i < 0) continue;
+        if (static_cast<std::size_t>(i) >= n) return std::nullopt;
+        const double x = axis.centre + sign * axis.magnitude[k];
+        const std::complex<double> end = mft_phasor(theta(t - 1) * (x / 2.0));
+        if (std::abs(end - pass.forward[static_cast<std::size_t>(i)]) > 1e-9) return std::nullopt;
+      }
+  }
   std::vector<double> cosines(t * p), sines(t * p);  // [j][k]
-  for (std::size_t j = 0; j < t; ++j) {
-    const double theta =
-        (static_cast<double>(first + static_cast<int>(j)) - pass.centre) * pass.spacing;
+  for (std::size_t j = 0; j < t; ++j)
     for (std::size_t k = 0; k < p; ++k) {
-      const std::complex<double> e = mft_phasor(theta * (axis.magnitude[k] / 2.0));
+      const std::complex<double> e = mft_phasor(theta(j) * (axis.magnitude[k] / 2.0));
       cosines[j * p + k] = e.real();
       sines[j * p + k] = -e.imag();
     }
-  }
-  const auto weight = [&](std::size_t j) { return m % 2 == 1 && j == 0 ? 1.0 : 2.0; };
+  const auto weight = [&](std::size_t j) { return theta(j) == 0.0 ? 1.0 : 2.0; };
   for (int parity = 0; parity < 4; ++parity) {
     const std::vector<double>& trig = parity % 2 == 0 ? cosines : sines;
     for (std::size_t k = 0; k < p; ++k)  // column k of Theta x P
@@ -86,27 +115,28 @@ inline std::optional<FoldedPass> fold_pass(const FoldedAxis& axis, const MaskPas
       for (std::size_t k = 0; k < p; ++k)
         f.inverse.push_back((parity % 2 == 0 ? weight(j) : 2.0) * trig[j * p + k]);
   }
-  // G_r(ty, tx) = 1/4 sum over the mirrors (sy ty, sx tx) of sy^(r odd over y) sx^(...) G:
-  // index q's mirror is m - 1 - q.
-  const auto g = [&](std::size_t row, std::size_t col) {
-    return pass.weights[row * static_cast<std::size_t>(m) + col];
+  // G_r(ty, tx) = 1/4 sum over the mirrors (sy ty, sx tx) of sy^(r odd over y) sx^(...) G.
+  const auto g = [&](int row, int col) {
+    return pass.weights[static_cast<std::size_t>(row) * static_cast<std::size_t>(m) +
+                        static_cast<std::size_t>(col)];
   };
   f.weights.assign(4 * t * t, {});
-  for (std::size_t jy = 0; jy < t; ++jy)
-    for (std::size_t jx = 0; jx < t; ++jx) {
-      const std::size_t row = first + jy, col = first + jx;
-      const std::size_t mirror_row = static_cast<std::size_t>(m) - 1 - row;
-      const std::size_t mirror_col = static_cast<std::size_t>(m) - 1 - col;
+  for (int jy = 0; jy < f.half; ++jy)
+    for (int jx = 0; jx < f.half; ++jx) {
+      const int row = window->positive(jy), col = window->positive(jx);
+      const int mirror_row = window->negative(jy, m), mirror_col = window->negative(jx, m);
+      const double share = window->share(jy) * window->share(jx);
       const std::complex<double> pp = g(row, col), pn = g(row, mirror_col);
       const std::complex<double> np = g(mirror_row, col), nn = g(mirror_row, mirror_col);
       const std::complex<double> parts[4] = {
-          (pp + pn + np + nn) / 4.0,  // r = 0: even, even
-          (pp + pn - np - nn) / 4.0,  // r = 1: odd over y
-          (pp - pn + np - nn) / 4.0,  // r = 2: odd over x
-          (pp - pn - np + nn) / 4.0,  // r = 3: odd over both
+          (pp + pn + np + nn) * (share / 4.0),  // r = 0: even, even
+          (pp + pn - np - nn) * (share / 4.0),  // r = 1: odd over y
+          (pp - pn + np - nn) * (share / 4.0),  // r = 2: odd over x
+          (pp - pn - np + nn) * (share / 4.0),  // r = 3: odd over both
       };
       for (std::size_t r = 0; r < 4; ++r) {
-        f.weights[(r * t + jy) * t + jx] = parts[r];
+        f.weights[(r * t + static_cast<std::size_t>(jy)) * t + static_cast<std::size_t>(jx)] =
+            parts[r];
         if (r > 0 && parts[r] != std::complex<double>{}) f.parities = 4;
       }
     }
