@@ -28,7 +28,6 @@ echo "== CUDA tests (every test with a cuda parameter, and the CUDA suites)"
 cuda_tests "$build/tests/psfsim_tests" || status=1
 
 echo "== compute-sanitizer: memcheck, racecheck, initcheck"
-sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 for tool in memcheck racecheck initcheck; do
   for case in "--samples 64 --vary Z4,-1,1,24 --crop 48" \
               "--samples 63 --padded-size 161 --zernike 7,0.2 --normalize sum" \
@@ -37,17 +36,9 @@ for tool in memcheck racecheck initcheck; do
               "--samples 50 --padded-size 101 --vary Z4,-1,1,6 --metrics all" \
               "--samples 32 --propagation mft --crop 128 --vary Z4,-1,1,300 --chunk-frames 100"; do
     # shellcheck disable=SC2086
-    if "$sanitizer" --tool "$tool" --error-exitcode 99 "$psfsim" run --backend cuda $case \
-         --quiet --force -o "$scratch/san.h5" >"$scratch/san.txt" 2>&1; then
-      echo "-- $tool ($case): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$scratch/san.txt" | tail -1)" |
-        tee -a "$out/sanitizer.txt"
-    else
-      echo "-- $tool ($case): FAILED" | tee -a "$out/sanitizer.txt"
-      tail -n 30 "$scratch/san.txt" | tee -a "$out/sanitizer.txt"
-      status=1
-    fi
+    sanitize "$tool" "$psfsim" $case || status=1
   done
-done
+done > >(tee -a "$out/sanitizer.txt")
 
 echo "== psfsim info"
 "$psfsim" info 2>&1 | tee "$out/info.txt"

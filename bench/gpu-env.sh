@@ -33,3 +33,19 @@ cuda_tests() {  # EXE [EXTRA]
     { echo "CUDA tests FAILED (exit $rc)"; grep -E "FAILED|Failure" -A6 "$out/tests.txt" | head -60; }
   return "$rc"
 }
+
+# One compute-sanitizer run of `EXE run --backend cuda ARGS...`: a line with its summary, or
+# FAILED and the tail of its output, and status 1.
+sanitize() {  # TOOL EXE ARGS...
+  local tool=$1 exe=$2 sanitizer
+  shift 2
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  if "$sanitizer" --tool "$tool" --error-exitcode 99 "$exe" run --backend cuda "$@" --quiet \
+       --force -o "$scratch/san.h5" >"$scratch/san.txt" 2>&1; then
+    echo "-- $tool ($*): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$scratch/san.txt" | tail -1)"
+  else
+    echo "-- $tool ($*): FAILED"
+    tail -n 30 "$scratch/san.txt"
+    return 1
+  fi
+}

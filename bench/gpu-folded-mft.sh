@@ -29,7 +29,6 @@ echo "== CUDA tests"
 cuda_tests "$build/tests/psfsim_tests" 'PhaseTable*:MftFold*' || status=1
 
 echo "== compute-sanitizer: memcheck, racecheck, initcheck (MFT)"
-sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 cases=("--samples 64 --crop 32 --vary Z4,-1,1,24"
        "--samples 63 --crop 40 --zernike 7,0.2 --normalize sum"
        "--samples 128 --crop 64 --precision double --vary S2_1,-1,1,6"
@@ -39,16 +38,11 @@ for tool in memcheck racecheck initcheck; do
   # memcheck on every case; racecheck and initcheck on the first two
   for case in "${cases[@]}"; do
     [ "$tool" != memcheck ] && [ "$case" != "${cases[0]}" ] && [ "$case" != "${cases[1]}" ] && continue
-    if "$sanitizer" --tool "$tool" --error-exitcode 99 "$psfsim" run --backend cuda \
-         --propagation mft $case --quiet --force -o "$scratch/san.h5" >"$scratch/san.txt" 2>&1; then
-      echo "-- $tool ($case): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$scratch/san.txt" | tail -1)"
-    else
-      echo "-- $tool ($case): FAILED"
-      tail -n 30 "$scratch/san.txt"
-      status=1
-    fi
+    # shellcheck disable=SC2086
+    sanitize "$tool" "$psfsim" --propagation mft $case
   done
 done | tee "$out/sanitizer.txt"
+grep -q FAILED "$out/sanitizer.txt" && status=1
 
 mft() {  # EXE N K B: PSFs/s from the median of /timings/total over repeats 2-12
   "$1" run --backend cuda --propagation mft --samples "$2" --crop "$3" --precision single \

@@ -5,7 +5,8 @@
 # three channels, a vortex's FFT pass beside its folded ones, four quadrants); then the
 # coronagraphs' rates to host beside an earlier build, interleaved (float32, N = 128, K = 64
 # at 0.5 lambda/D, random Zernikes 4-11; the median of /timings/total over the repeats after
-# the first).
+# the first), and where Nsight Systems or Compute is there, the kernels of a vortex and a Lyot
+# batch by their summed device time, and the weights' kernel of each build by Nsight Compute.
 #
 #   bench/gpu-folded-train.sh [build-dir] [baseline-psfsim...]
 #       (defaults build-gpu and build-gpu/baseline/psfsim)
@@ -43,7 +44,6 @@ echo "== trains: GPU against CPU"
 grep -E "^(ok|FAIL)|failure|Error" "$out/agree.txt"
 
 echo "== compute-sanitizer"
-sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 cases=("--samples 48 --crop 32 --vary Z4,0,0.1,24 --coronagraph lyot:3 --lyot-stop 0.9"
        "--samples 47 --grid linspace --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph lyot:2 --lyot-stop 0.9"
        "--samples 48 --crop 32 --precision double --vary Z4,0,0.1,20 --coronagraph lyot:3 --lyot-stop 0.9,0.2 --metrics contrast,ee --store metrics"
@@ -56,14 +56,7 @@ for tool in memcheck racecheck initcheck; do
     [ "$tool" != memcheck ] && [ "$case" != "${cases[0]}" ] && [ "$case" != "${cases[1]}" ] &&
       [ "$case" != "${cases[4]}" ] && continue
     # shellcheck disable=SC2086
-    if "$sanitizer" --tool "$tool" --error-exitcode 99 "$psfsim" run --backend cuda $case \
-         --quiet --force -o "$scratch/san.h5" >"$scratch/san.txt" 2>&1; then
-      echo "-- $tool ($case): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$scratch/san.txt" | tail -1)"
-    else
-      echo "-- $tool ($case): FAILED"
-      tail -n 30 "$scratch/san.txt"
-      status=1
-    fi
+    sanitize "$tool" "$psfsim" $case
   done
 done | tee "$out/sanitizer.txt"
 grep -q FAILED "$out/sanitizer.txt" && status=1
@@ -93,4 +86,37 @@ for round in 1 2 3; do
     echo "round $round $1 B=$2 current:  $(rate "$psfsim" "$2" "$3" "${train[@]}")"
   done
 done | tee "$out/rates.txt"
+grep -q FAILED "$out/rates.txt" && status=1
+
+echo "== where the time goes: B = 4096, 3 repeats"
+nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -n 1)
+for name in vortex lyot; do
+  declare -n train=$name
+  args=(run --backend cuda --samples 128 --pixel-scale 0.5lod --crop 64 --random 4-11,0.01,4096,1
+        --repeat 3 --chunk-frames 4096 "${train[@]}" --quiet --force -o "$scratch/p.h5")
+  if [ -n "$nsys" ]; then
+    "$nsys" profile -o "$scratch/$name" --force-overwrite true "$psfsim" "${args[@]}" >/dev/null 2>&1 &&
+      "$nsys" stats --report cuda_gpu_kern_sum --format csv "$scratch/$name.nsys-rep" \
+        >"$out/$name-kernels.csv" 2>/dev/null
+    echo "-- $name (nsys): $(wc -l <"$out/$name-kernels.csv") lines"
+    head -n 14 "$out/$name-kernels.csv" | cut -c1-220
+  else
+    ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 40 --launch-count 80 \
+      --print-summary per-kernel "$psfsim" "${args[@]}" >"$out/$name-kernels.txt" 2>&1
+    echo "-- $name (ncu)"
+    grep -E "^  [A-Za-z_]|gpu__time_duration" "$out/$name-kernels.txt" | head -n 40
+  fi
+done
+
+echo "== the weights' kernel of a vortex batch, each build (Nsight Compute, speed of light)"
+for exe in "${baselines[@]}" "$psfsim"; do
+  [ -x "$exe" ] || continue
+  ncu --clock-control none -k regex:weight_folded --launch-skip 6 --launch-count 4 \
+    --section SpeedOfLight "$exe" run --backend cuda --samples 128 --pixel-scale 0.5lod --crop 64 \
+    --random 4-11,0.01,4096,1 --repeat 2 --chunk-frames 4096 "${vortex[@]}" --quiet --force \
+    -o "$scratch/w.h5" >"$scratch/w.txt" 2>&1
+  echo "-- $exe"
+  grep -E "weight_folded|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\)" "$scratch/w.txt" |
+    sed 's/(T1 \*.*//' | head -n 24
+done
 exit $status
