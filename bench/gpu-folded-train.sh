@@ -8,8 +8,10 @@
 # the first), and where Nsight Systems or Compute is there, the kernels of a vortex and a Lyot
 # batch by their summed device time, and the weights' kernel of each build by Nsight Compute.
 #
+#   [SHAPES="lyot 4096 11;vortex 4096 6"] [ROUNDS=3] [PROFILE=0] \
 #   bench/gpu-folded-train.sh [build-dir] [baseline-psfsim...]
-#       (defaults build-gpu and build-gpu/baseline/psfsim)
+#       (defaults build-gpu and build-gpu/baseline/psfsim; SHAPES: "TRAIN FRAMES REPEATS"
+#       cases, ';' between; PROFILE=0 skips the kernels' sums)
 #
 # Carried: BUILD/apps/psfsim, BUILD/tests/psfsim_tests, BUILD/CMakeCache.txt, BUILD/gpu-libs
 # and each baseline's psfsim.
@@ -75,9 +77,11 @@ echo "== trains to host (float32, N = 128, K = 64), interleaved with the baselin
 lyot=(--coronagraph lyot:4 --lyot-stop 0.8)
 vortex=(--coronagraph vortex:6 --lyot-stop 0.95)
 fqpm=(--coronagraph fqpm --lyot-stop 0.95)
-for round in 1 2 3; do
-  for shape in "lyot 4096 11" "lyot 1024 21" "lyot 64 101" "lyot 16 101" "vortex 4096 6" \
-               "vortex 64 51" "fqpm 4096 6"; do
+default_shapes=("lyot 4096 11" "lyot 1024 21" "lyot 64 101" "lyot 16 101" "vortex 4096 6"
+                "vortex 64 51" "fqpm 4096 6")
+IFS=';' read -r -a shapes <<<"${SHAPES:-$(IFS=';'; echo "${default_shapes[*]}")}"
+for round in $(seq "${ROUNDS:-3}"); do
+  for shape in "${shapes[@]}"; do
     set -- $shape
     declare -n train=$1
     for baseline in "${baselines[@]}"; do
@@ -89,8 +93,10 @@ done | tee "$out/rates.txt"
 grep -q FAILED "$out/rates.txt" && status=1
 
 echo "== where the time goes: B = 4096, 3 repeats"
+[ "${PROFILE:-1}" = 0 ] && echo "(skipped: PROFILE=0)"
 nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -n 1)
 for name in vortex lyot; do
+  [ "${PROFILE:-1}" = 0 ] && break
   declare -n train=$name
   args=(run --backend cuda --samples 128 --pixel-scale 0.5lod --crop 64 --random 4-11,0.01,4096,1
         --repeat 3 --chunk-frames 4096 "${train[@]}" --quiet --force -o "$scratch/p.h5")
