@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# A spot's passes folded by the grids' symmetry (cuda/src/train_stage.hpp), on the GPU
+# A mask's passes folded by the grids' symmetry (cuda/src/train_stage.hpp), on the GPU
 # machine in one call of the device tool: the CUDA tests; the trains against brute-force FFTs
 # and against the CPU backend; compute-sanitizer on trains that fold (even and odd N, double,
-# three channels, a vortex's FFT pass beside its folded ones, four quadrants); then the
+# three channels, a vortex in calls of 18 frames, four quadrants on odd N, where the
+# whole-period pass stays an FFT pass beside the folded ones); then the
 # coronagraphs' rates to host beside an earlier build, interleaved (float32, N = 128, K = 64
 # at 0.5 lambda/D, random Zernikes 4-11; the median of /timings/total over the repeats after
 # the first), and where Nsight Systems or Compute is there, the kernels of a vortex and a Lyot
@@ -63,12 +64,19 @@ for tool in memcheck racecheck initcheck; do
 done | tee "$out/sanitizer.txt"
 grep -q FAILED "$out/sanitizer.txt" && status=1
 
-rate() {  # EXE FRAMES REPEATS TRAIN...: PSFs/s and us/PSF
-  local exe=$1 frames=$2 repeats=$3
+# The measured case's arguments into `args`: FRAMES frames a call, REPEATS calls, into FILE.
+train_args() {  # FRAMES REPEATS FILE TRAIN...
+  local frames=$1 repeats=$2 file=$3
   shift 3
-  "$exe" run --backend cuda --samples 128 --pixel-scale 0.5lod --crop 64 \
-    --random "4-11,0.01,$frames,1" --repeat "$repeats" --chunk-frames "$frames" "$@" \
-    --quiet --force -o "$scratch/r.h5" 2>"$scratch/r.err" ||
+  args=(run --backend cuda --samples 128 --pixel-scale 0.5lod --crop 64
+        --random "4-11,0.01,$frames,1" --repeat "$repeats" --chunk-frames "$frames" "$@"
+        --quiet --force -o "$file")
+}
+rate() {  # EXE FRAMES REPEATS TRAIN...: PSFs/s and us/PSF
+  local exe=$1 frames=$2 repeats=$3 args
+  shift 3
+  train_args "$frames" "$repeats" "$scratch/r.h5" "$@"
+  "$exe" "${args[@]}" 2>"$scratch/r.err" ||
     { echo "FAILED: $(tail -n 1 "$scratch/r.err")"; status=1; return; }
   "$python" -c "import sys; f, t = int(sys.argv[1]), float(sys.argv[2]); print(f'{f / t:10.0f} PSFs/s {t * 1e6 / f:8.2f} us/PSF')" \
     "$frames" "$(median_total "$scratch/r.h5")"
@@ -93,13 +101,12 @@ done | tee "$out/rates.txt"
 grep -q FAILED "$out/rates.txt" && status=1
 
 echo "== where the time goes: B = 4096, 3 repeats"
-[ "${PROFILE:-1}" = 0 ] && echo "(skipped: PROFILE=0)"
 nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -n 1)
-for name in vortex lyot; do
-  [ "${PROFILE:-1}" = 0 ] && break
+names=(vortex lyot)
+[ "${PROFILE:-1}" = 0 ] && { echo "(skipped: PROFILE=0)"; names=(); }
+for name in "${names[@]}"; do
   declare -n train=$name
-  args=(run --backend cuda --samples 128 --pixel-scale 0.5lod --crop 64 --random 4-11,0.01,4096,1
-        --repeat 3 --chunk-frames 4096 "${train[@]}" --quiet --force -o "$scratch/p.h5")
+  train_args 4096 3 "$scratch/p.h5" "${train[@]}"
   if [ -n "$nsys" ]; then
     "$nsys" profile -o "$scratch/$name" --force-overwrite true "$psfsim" "${args[@]}" >/dev/null 2>&1 &&
       "$nsys" stats --report cuda_gpu_kern_sum --format csv "$scratch/$name.nsys-rep" \
@@ -117,10 +124,9 @@ done
 echo "== the weights' kernel of a vortex batch, each build (Nsight Compute, speed of light)"
 for exe in "${baselines[@]}" "$psfsim"; do
   [ -x "$exe" ] || continue
+  train_args 4096 2 "$scratch/w.h5" "${vortex[@]}"
   ncu --clock-control none -k regex:weight_folded --launch-skip 6 --launch-count 4 \
-    --section SpeedOfLight "$exe" run --backend cuda --samples 128 --pixel-scale 0.5lod --crop 64 \
-    --random 4-11,0.01,4096,1 --repeat 2 --chunk-frames 4096 "${vortex[@]}" --quiet --force \
-    -o "$scratch/w.h5" >"$scratch/w.txt" 2>&1
+    --section SpeedOfLight "$exe" "${args[@]}" >"$scratch/w.txt" 2>&1
   echo "-- $exe"
   grep -E "weight_folded|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\)" "$scratch/w.txt" |
     sed 's/(T1 \*.*//' | head -n 24
