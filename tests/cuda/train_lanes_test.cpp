@@ -118,6 +118,30 @@ TEST_P(CudaTrainLanes, FoldedSpotPassesOnOddAndEvenGrids) {
   }
 }
 
+// On an odd grid a whole-plane mask's whole-period pass does not fold (FoldedPass): in calls of
+// more than side_by_side_frames frames it runs by FFTs into the share, beside its mask's folded
+// passes, and the unfolding adds the two.
+TEST_P(CudaTrainLanes, FoldedPassesBesideAnFftPassOnAnOddGrid) {
+  SKIP_WITHOUT_CUDA();
+  const Precision precision = GetParam();
+  const std::vector<AberrationPolynomial> p = phases();
+  for (const auto& [name, mask] :
+       {std::pair{"vortex4", mask_of(FocalMask::Kind::vortex, 4, 0.0)},
+        std::pair{"fqpm", mask_of(FocalMask::Kind::four_quadrant, 0, 0.0)}}) {
+    const PsfPlan plan = make_plan(train_spec(mask, precision, 47), 1);
+    const std::vector<MaskPass>& passes = plan.train->channels.front().steps.front().passes;
+    ASSERT_TRUE(std::any_of(passes.begin(), passes.end(), [](const MaskPass& pass) {
+      return pass.periodic();
+    })) << name;
+    const std::vector<double> cpu = computed("cpu", plan, p, frames_in_all);
+    for (const int per_call : {frames_in_all, side_by_side_frames + 4}) {
+      const std::vector<double> gpu = computed("cuda", plan, p, per_call);
+      EXPECT_LE(relative_l2(gpu, cpu), backend_tolerance(precision))
+          << name << ", calls of " << per_call;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Precisions, CudaTrainLanes,
                          ::testing::Values(Precision::single, Precision::double_),
                          [](const auto& info) { return std::string(to_string(info.param)); });
