@@ -225,7 +225,9 @@ TEST(FoldedPass, VortexFourQuadrantAndMapPassesMixTheParities) {
       }
       EXPECT_GT(folded_passes, 0) << m.name;
       // The whole-plane masks have the whole-period pass the fold's rule above is about.
-      if (m.name != "map") EXPECT_EQ(periodic_passes, 1) << m.name << ", N " << n;
+      if (m.name != "map") {
+        EXPECT_EQ(periodic_passes, 1) << m.name << ", N " << n;
+      }
     }
   }
 }
