@@ -49,3 +49,13 @@ sanitize() {  # TOOL EXE ARGS...
     return 1
   fi
 }
+
+# The MFT to host, float32: PSFs/s from the median of /timings/total over the repeats after
+# the first of 12 calls of B frames, or FAILED and the run's last line.
+mft() {  # EXE N K B
+  "$1" run --backend cuda --propagation mft --samples "$2" --crop "$3" --precision single \
+    --wisdom none --vary "Z4,-1,1,$4" --seidel 2,1,1 --repeat 12 --quiet --force \
+    -o "$scratch/m.h5" 2>"$scratch/m.err" || { echo "FAILED: $(tail -n 1 "$scratch/m.err")"; return; }
+  "${python:-python3}" -c "import sys; print(f'{int(sys.argv[1]) / float(sys.argv[2]):.0f} PSFs/s')" "$4" \
+    "$(median_total "$scratch/m.h5")"
+}
