@@ -172,7 +172,7 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
       Pass pass;
       pass.points = p.points;
       pass.lane = step.passes.size() % lanes;
-      pass.weights = uploaded(rounded<Complex>(p.weights));
+      // A folded pass reads only its folded weights: the full ones stay on the host.
       if (step.folded && folded[i]) {
         pass.half = folded[i]->half;
         pass.parities = folded[i]->parities;
@@ -180,10 +180,12 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
         pass.folded_inverse = uploaded(rounded_reals<Real>(folded[i]->inverse));
         pass.folded_weights = uploaded(rounded<Complex>(folded[i]->weights));
       } else if (p.periodic()) {
+        pass.weights = uploaded(rounded<Complex>(p.weights));
         pass.twist = uploaded(rounded<Complex>(p.twist));
         const cudaStream_t on = pass.lane == 0 ? stream : side_lanes_[pass.lane - 1]->stream.get();
         pass.fft = std::make_unique<FftPlan>(FftShape{p.points, frames}, precision, on);
       } else {
+        pass.weights = uploaded(rounded<Complex>(p.weights));
         pass.forward = uploaded(rounded<Complex>(p.forward));
         pass.inverse = uploaded(rounded<Complex>(p.inverse));
       }
