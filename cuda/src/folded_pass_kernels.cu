@@ -63,36 +63,53 @@ __device__ inline DeviceComplex<Real> times_i_power(DeviceComplex<Real> z, int k
 __device__ inline int odd_axes(int parity) { return (parity & 1) + (parity >> 1); }
 
 // One thread a window position (ty, f, tx) of every parity: W_p = sum_r i^(|p| - |q|) G_r R_q,
-// q = p xor r (psfsim/cuda/folded_pass.hpp), G_0 alone where `parities` is 1.
-template <typename Real>
+// q = p xor r (psfsim/cuda/folded_pass.hpp), G_0 alone where `Parts` is 1. A position's row
+// (ty, f) gives its place in every parity's block, so a thread divides twice. `Parts` is a
+// constant so that every loop unrolls and the samples and parts stay in registers (indexed at
+// run time they would go to local memory); `Index` is 32 bits wherever the values fit.
+template <typename Real, int Parts, typename Index>
 __global__ void weight_folded_kernel(Real* window, const DeviceComplex<Real>* __restrict__ weights,
-                                     int half, int parities, long long frames, long long total) {
-  const long long tt = static_cast<long long>(half) * half;
-  for (long long i = first_index(); i < total; i += stride()) {
-    const int tx = static_cast<int>(i % half);
-    const long long f = i / half % frames;
-    const int ty = static_cast<int>(i / half / frames);
-    long long at[4];
-    DeviceComplex<Real> r[4];
-    for (int q = 0; q < 4; ++q) {
-      at[q] = folded_index(q, ty, f, tx, half, frames);
-      r[q] = {window[at[q]], window[at[q] + half]};
-    }
+                                     int half, Index frames, Index total) {
+  const Index tt = static_cast<Index>(half) * half, block = 2 * total;  // one parity's values
+  const Index step = static_cast<Index>(stride());
+  for (Index i = static_cast<Index>(first_index()); i < total; i += step) {
+    const Index row = i / half;  // ty * frames + f
+    const Index tx = i - row * half, ty = row / frames;
+    const Index at = row * 2 * half + tx;
+    DeviceComplex<Real> g[Parts], r[4];
+#pragma unroll
+    for (int part = 0; part < Parts; ++part) g[part] = weights[part * tt + ty * half + tx];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) r[q] = {window[q * block + at], window[q * block + at + half]};
+#pragma unroll
     for (int p = 0; p < 4; ++p) {
       DeviceComplex<Real> sum{Real(0), Real(0)};
-      for (int part = 0; part < parities; ++part) {
+#pragma unroll
+      for (int part = 0; part < Parts; ++part) {
         const int q = p ^ part;
-        const DeviceComplex<Real> g = weights[part * tt + ty * half + tx];
-        const DeviceComplex<Real> z =
-            times_i_power<Real>({g.x * r[q].x - g.y * r[q].y, g.x * r[q].y + g.y * r[q].x},
-                                odd_axes(p) - odd_axes(q) + 4);
+        const DeviceComplex<Real> z = times_i_power<Real>(
+            {g[part].x * r[q].x - g[part].y * r[q].y, g[part].x * r[q].y + g[part].y * r[q].x},
+            odd_axes(p) - odd_axes(q) + 4);
         sum.x += z.x;
         sum.y += z.y;
       }
-      window[at[p]] = sum.x;
-      window[at[p] + half] = sum.y;
+      window[p * block + at] = sum.x;
+      window[p * block + at + half] = sum.y;
     }
   }
+}
+
+// The kernel for `parities` parts, with indices of 32 bits where every index of the four
+// parities' two planes fits.
+template <typename Real, int Parts>
+void launch_weight_parts(Real* window, const DeviceComplex<Real>* weights, int half,
+                         long long frames, long long total, cudaStream_t stream) {
+  if (8 * total < (1LL << 32))
+    launch_over(weight_folded_kernel<Real, Parts, unsigned>, total, stream, window, weights, half,
+                static_cast<unsigned>(frames));
+  else
+    launch_over(weight_folded_kernel<Real, Parts, long long>, total, stream, window, weights, half,
+                frames);
 }
 
 template <typename Real>
@@ -152,8 +169,9 @@ void launch_fold_fields(Real* folded, const DeviceComplex<Real>* fields, FoldedG
 template <typename Real>
 void launch_weight_folded(Real* window, const DeviceComplex<Real>* weights, int half, int parities,
                           int frames, cudaStream_t stream) {
-  launch_over(weight_folded_kernel<Real>, static_cast<long long>(half) * half * frames, stream,
-              window, weights, half, parities, static_cast<long long>(frames));
+  const long long total = static_cast<long long>(half) * half * frames;
+  if (parities == 1) launch_weight_parts<Real, 1>(window, weights, half, frames, total, stream);
+  else launch_weight_parts<Real, 4>(window, weights, half, frames, total, stream);
 }
 
 template <typename Real>
