@@ -12,6 +12,7 @@
 
 #include "config_file.hpp"
 #include "option_setup.hpp"
+#include "psfsim/build_commit.hpp"
 #include "psfsim/build_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/text_fields.hpp"
@@ -65,7 +66,7 @@ std::unique_ptr<CommandLine> make_command_line() {
   auto cli = std::make_unique<CommandLine>();
   CLI::App& app = cli->app;
   app.set_version_flag("--version",
-                       std::string("psfsim ") + PSFSIM_VERSION + " (" + PSFSIM_GIT_COMMIT + ")");
+                       std::string("psfsim ") + PSFSIM_VERSION + " (" + git_commit() + ")");
   // Config on the main app plus fallthrough() on the subcommands: `psfsim run -c f.toml`
   // then reads the [run] table (a config option on a subcommand is ignored by CLI11 2.1).
   const OptionInfo& config_option = option(Option::config);

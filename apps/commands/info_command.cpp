@@ -6,13 +6,14 @@
 
 #include "psfsim/builtin_backends.hpp"
 #include "mpi/mpi_world.hpp"
+#include "psfsim/build_commit.hpp"
 #include "psfsim/build_config.hpp"
 #include "psfsim/host_cores.hpp"
 
 namespace psfsim::app {
 
 void print_info() {
-  std::printf("psfsim %s (commit %s)\n", PSFSIM_VERSION, PSFSIM_GIT_COMMIT);
+  std::printf("psfsim %s (commit %s)\n", PSFSIM_VERSION, git_commit());
   unsigned major = 0, minor = 0, release = 0;
   H5get_libversion(&major, &minor, &release);
   std::printf("HDF5 %u.%u.%u\n", major, minor, release);

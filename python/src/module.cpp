@@ -11,6 +11,7 @@
 #include "cli/option_setup.hpp"
 #include "commands/run_command.hpp"
 #include "frame_array.hpp"
+#include "psfsim/build_commit.hpp"
 #include "psfsim/build_config.hpp"
 #include "psfsim/builtin_backends.hpp"
 #include "psfsim/errors.hpp"
@@ -307,7 +308,7 @@ PYBIND11_MODULE(_psfsim, m) {
   py::register_exception_translator(translate);
 
   m.attr("__version__") = PSFSIM_VERSION;
-  m.attr("git_commit") = PSFSIM_GIT_COMMIT;
+  m.attr("git_commit") = psfsim::git_commit();
   m.def("options", &option_rows, "The keywords: one dict per option of `psfsim run`.");
   m.def("backends", [] {
     py::list names;

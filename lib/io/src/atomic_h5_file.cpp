@@ -2,6 +2,7 @@
 
 #include <ctime>
 
+#include "psfsim/build_commit.hpp"
 #include "psfsim/build_config.hpp"
 #include "psfsim/errors.hpp"
 
@@ -30,7 +31,7 @@ AtomicFile::AtomicFile(fs::path target, bool force, const Provenance& provenance
                  H5Fclose, "create " + partial_.name());
   const hid_t root = file_.get();
   set_attribute(root, "psfsim_version", std::string(PSFSIM_VERSION));
-  set_attribute(root, "git_commit", std::string(PSFSIM_GIT_COMMIT));
+  set_attribute(root, "git_commit", std::string(git_commit()));
   set_attribute(root, "created_utc", utc_now_iso8601());
   set_attribute(root, "command_line", provenance.command_line);
   set_attribute(root, "config", provenance.config_toml);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hdf5_handles.hpp"
+#include "psfsim/build_commit.hpp"
 #include "psfsim/build_config.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/option_table.hpp"
@@ -291,7 +292,7 @@ void write_psf_keywords(Header& h, hid_t psf, hid_t root, const FitsExportReques
             "detector sub-pixels per pixel and axis, summed");
   h.integer("NWAVES", spectrum_size(root, psf), "number of wavelengths computed");
   h.text("ORIGIN", "psfsim", "software that wrote this file");
-  h.text("CREATOR", std::string("psfsim ") + PSFSIM_VERSION + " (" + PSFSIM_GIT_COMMIT + ")",
+  h.text("CREATOR", std::string("psfsim ") + PSFSIM_VERSION + " (" + git_commit() + ")",
          "the exporting psfsim");
   if (const auto v = read_text(root, "psfsim_version"))
     h.text("SRCVERS", *v, "psfsim version that computed the PSFs");
