@@ -22,9 +22,11 @@ from ._dataset import open  # noqa: A004 - psfsim.open
 from ._psfsim import FrameArray, InputError, RuntimeFailure
 
 __version__ = _psfsim.__version__
+# The commit this build was made from, as `psfsim --version` and every file record it.
+git_commit = _psfsim.git_commit
 __all__ = ["psf", "Simulator", "run", "open", "backends", "usable_backends", "keywords",
            "InputError",
-           "RuntimeFailure", "FrameArray", "__version__"]
+           "RuntimeFailure", "FrameArray", "__version__", "git_commit"]
 
 _PHASE = ("zernike", "seidel", "vary", "random", "frames", "field", "field_grid")
 # DLPack's device types of the memory psfsim hands out, by the names PyTorch and CuPy use.

@@ -7,6 +7,8 @@ import numpy.typing as npt
 import xarray
 
 __version__: str
+# The commit of this build, as `psfsim --version` and the files' git_commit record it.
+git_commit: str
 
 class InputError(ValueError):
     """What `psfsim run` exits 2 on; the message names the keyword."""

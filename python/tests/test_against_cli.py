@@ -159,3 +159,14 @@ def test_keyword_gives_the_cli_file(keyword, cli, tmp_path):
             if got.ndim == expected.ndim - 1:
                 expected = expected[0]
             assert got.tobytes() == np.ascontiguousarray(expected).tobytes(), name
+
+
+def test_version_and_commit_are_the_cli_s(cli, tmp_path):
+    # One build: the module, the CLI and the files both write name the same code.
+    version = cli("--version").stdout.strip()
+    assert version == f"psfsim {psfsim.__version__} ({psfsim.git_commit})"
+    path = str(tmp_path / "x.h5")
+    psfsim.run(output=path, samples=16)
+    with h5py.File(path, "r") as f:
+        assert f.attrs["psfsim_version"] == psfsim.__version__
+        assert f.attrs["git_commit"] == psfsim.git_commit
