@@ -48,8 +48,8 @@ echo "== single PSF to host, float32, one wave of rho^2 cos(phi)"
 for n in 128 512 2048; do
   for mode in "" "--stage-timing"; do
     repeats=$([ "$n" -eq 2048 ] && echo 200 || echo 2000)
-    # shellcheck disable=SC2086
     # Not --quiet: the stage table is what this step keeps.
+    # shellcheck disable=SC2086
     if "$psfsim" run --backend cuda --samples "$n" --repeat "$repeats" --seidel 2,1,1 $mode \
          -o "$scratch/n$n.h5" --force >"$scratch/run.txt" 2>&1; then
       { echo "-- N=$n ${mode:-fused timing}"; sed -n '/^stage/,$p' "$scratch/run.txt"; } |

@@ -28,7 +28,7 @@ rounds=${ROUNDS:-11}
 script="import sys; sys.path.insert(0, sys.argv[1]); import numpy as np
 from seed_pipeline import seed_psf
 np.save(sys.argv[2], seed_psf())"
-same=(--pad-factor 2 --grid linspace --seidel 2,1,1 --normalize none --precision double)
+same=(--pad-factor 2 --grid linspace --seidel "2,1,1" --normalize none --precision double)
 
 seconds() {  # COMMAND...: its wall time in seconds
   local t0 t1
