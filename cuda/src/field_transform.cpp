@@ -1,14 +1,11 @@
 #include "field_transform.hpp"
 
-#include <cmath>
-#include <numbers>
 #include <stdexcept>
-#include <vector>
 
+#include "column_twiddles.hpp"
 #include "cuda_check.hpp"
 
 namespace psfsim::cuda {
-namespace {}  // namespace
 
 PupilRows PupilRows::choose(int samples, int padded, int offset, bool allow_split) noexcept {
   if (allow_split && samples < padded && column_pass_takes(padded)) return {true, samples, 0};
@@ -28,16 +25,7 @@ FieldTransform<Real>::FieldTransform(int samples, int padded, int offset, long l
   plan_ =
       std::make_unique<FftPlan>(FftShape{padded, batch * samples, 1}, precision_of<Real>, stream);
   row_transforms_ = DeviceBuffer<Complex>(static_cast<std::size_t>(batch) * pupil_elements());
-  // exp(-2 pi i j / M), in double, rounded once to Real.
-  std::vector<Complex> twiddles(static_cast<std::size_t>(padded));
-  for (int j = 0; j < padded; ++j) {
-    const double angle = -2.0 * std::numbers::pi * j / padded;
-    twiddles[static_cast<std::size_t>(j)] = {static_cast<Real>(std::cos(angle)),
-                                             static_cast<Real>(std::sin(angle))};
-  }
-  twiddles_ = DeviceBuffer<Complex>(twiddles.size());
-  PSFSIM_CUDA_CHECK(
-      cudaMemcpy(twiddles_.data(), twiddles.data(), twiddles_.bytes(), cudaMemcpyHostToDevice));
+  twiddles_ = column_twiddles<Real>(padded);
   prepare_column_pass<Real>(padded);
 }
 
