@@ -3,7 +3,8 @@
 # machine in one call of the device tool: the CUDA tests; the trains against brute-force FFTs
 # and against the CPU backend; compute-sanitizer on trains that fold (even and odd N, double,
 # three channels, a vortex in calls of 18 frames, four quadrants on odd N, where the
-# whole-period pass stays an FFT pass beside the folded ones); then the
+# whole-period pass stays an FFT pass beside the folded ones, and the whole-period passes of
+# power-of-two m, which skip the padding, in calls of 18 and of 5 frames); then the
 # coronagraphs' rates to host beside an earlier build, interleaved (float32, N = 128, K = 64
 # at 0.5 lambda/D, random Zernikes 4-11; the median of /timings/total over the repeats after
 # the first), and where Nsight Systems or Compute is there, the kernels of a vortex and a Lyot
@@ -52,12 +53,16 @@ cases=("--samples 48 --crop 32 --vary Z4,0,0.1,24 --coronagraph lyot:3 --lyot-st
        "--samples 48 --crop 32 --precision double --vary Z4,0,0.1,20 --coronagraph lyot:3 --lyot-stop 0.9,0.2 --metrics contrast,ee --store metrics"
        "--samples 48 --crop 24 --band 500nm-600nm,3 --diameter 1m --pixel-scale 20mas --vary Z4,0,0.1,20 --coronagraph lyot:3 --lyot-stop 0.9"
        "--samples 48 --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph vortex:4 --lyot-stop 0.9"
-       "--samples 47 --crop 32 --vary Z4,0,0.1,20 --coronagraph fqpm --lyot-stop 0.9")
+       "--samples 47 --crop 32 --vary Z4,0,0.1,20 --coronagraph fqpm --lyot-stop 0.9"
+       "--samples 64 --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph vortex:6 --lyot-stop 0.95"
+       "--samples 32 --crop 32 --precision double --vary Z4,0,0.1,5 --coronagraph fqpm --lyot-stop 0.9")
 for tool in memcheck racecheck initcheck; do
-  # memcheck on every case; racecheck and initcheck on the first two and the vortex
+  # memcheck on every case; racecheck and initcheck on the first two, the vortex, and the
+  # power-of-two periods (m = 256 and 128), whose columns' kernel trades in shared memory
   for case in "${cases[@]}"; do
     [ "$tool" != memcheck ] && [ "$case" != "${cases[0]}" ] && [ "$case" != "${cases[1]}" ] &&
-      [ "$case" != "${cases[4]}" ] && continue
+      [ "$case" != "${cases[4]}" ] && [ "$case" != "${cases[6]}" ] &&
+      [ "$case" != "${cases[7]}" ] && continue
     # shellcheck disable=SC2086
     sanitize "$tool" "$psfsim" $case
   done

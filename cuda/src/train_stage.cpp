@@ -4,7 +4,9 @@
 #include <limits>
 #include <optional>
 
+#include "column_twiddles.hpp"
 #include "cuda_check.hpp"
+#include "periodic_pass_kernel.hpp"
 #include "psfsim/cuda/folded_pass.hpp"
 #include "train_kernels.hpp"
 
@@ -153,8 +155,13 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
   for (const TrainStep& s : channel.steps) {
     Step step;
     step.stop = s.kind == TrainStep::Kind::stop;
+    // A periodic pass whose transforms skip the padding stays unfolded: they take fewer
+    // operations and bytes than the fold's products.
     std::vector<std::optional<FoldedPass>> folded;
-    for (const MaskPass& p : s.passes) folded.push_back(fold_pass(axis, p));
+    for (const MaskPass& p : s.passes)
+      folded.push_back(p.periodic() && periodic_columns_take(samples_, p.points)
+                           ? std::nullopt
+                           : fold_pass(axis, p));
     // Folded where every pass computed by products folds (FFT passes add to a share).
     bool any = false, all = true;
     for (std::size_t i = 0; i < s.passes.size(); ++i) {
@@ -183,7 +190,15 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
         pass.weights = uploaded(rounded<Complex>(p.weights));
         pass.twist = uploaded(rounded<Complex>(p.twist));
         const cudaStream_t on = pass.lane == 0 ? stream : side_lanes_[pass.lane - 1]->stream.get();
-        pass.fft = std::make_unique<FftPlan>(FftShape{p.points, frames}, precision, on);
+        pass.skips_padding = periodic_columns_take(samples_, p.points);
+        if (pass.skips_padding) {
+          pass.fft = std::make_unique<FftPlan>(
+              FftShape{p.points, static_cast<long long>(frames) * samples_, 1}, precision, on);
+          pass.twiddles = column_twiddles<Real>(p.points);
+          prepare_periodic_columns<Real>(p.points);
+        } else {
+          pass.fft = std::make_unique<FftPlan>(FftShape{p.points, frames}, precision, on);
+        }
       } else {
         pass.weights = uploaded(rounded<Complex>(p.weights));
         pass.forward = uploaded(rounded<Complex>(p.forward));
@@ -278,15 +293,25 @@ void TrainStage<Real>::issue_mask(const Step& s, const BlasHandle& blas, Complex
 //   back = F B^T (m x N)     as back^T = B F^T, batched;
 //   S (+)= B back (N x N)    as S^T = back^T B^T, batched, into the lane's share (issue_share).
 // A periodic pass is S (+)= V* conj(F conj(G .* F (V P V) F) F) V* (MaskPass::twist): forward
-// transforms only, the inverse by conjugation, in place on the padded fields.
+// transforms only, the inverse by conjugation, in place on the padded fields. Skipping the
+// padding, the rows' transforms see only the N rows the field holds, and the columns' kernel
+// keeps only the N rows the crop reads, so the second rows' transforms see those alone.
 template <typename Real>
 void TrainStage<Real>::issue_transform(const Pass& p, const Lane& at, const Complex* fields,
                                        int count) const {
   const int n = samples_, m = p.points;
   const long long nm = static_cast<long long>(n) * m;
   const long long mm = static_cast<long long>(m) * m;
+  if (p.fft && p.skips_padding) {
+    launch_pad_twisted<Real>(at.focal, fields, p.twist.data(), n, m, n, count, at.stream);
+    p.fft->forward(at.focal, at.focal);
+    launch_periodic_columns<Real>(at.focal, p.twiddles.data(), p.weights.data(), n, m, count,
+                                  at.stream);
+    p.fft->forward(at.focal, at.focal);
+    return;
+  }
   if (p.fft) {
-    launch_pad_twisted<Real>(at.focal, fields, p.twist.data(), n, m, count, at.stream);
+    launch_pad_twisted<Real>(at.focal, fields, p.twist.data(), n, m, m, count, at.stream);
     p.fft->forward(at.focal, at.focal);
     launch_weight_conjugate<Real>(at.focal, p.weights.data(), mm, count, at.stream);
     p.fft->forward(at.focal, at.focal);
@@ -308,8 +333,8 @@ void TrainStage<Real>::issue_share(const Pass& p, const Lane& at, int count,
   const int n = samples_, m = p.points;
   const long long n2 = static_cast<long long>(n) * n;
   if (p.fft) {
-    launch_crop_twisted_add<Real>(at.share, at.focal, p.twist.data(), n, m, count, accumulate,
-                                  at.stream);
+    launch_crop_twisted_add<Real>(at.share, at.focal, p.twist.data(), n, m, p.skips_padding ? n : m,
+                                  count, accumulate, at.stream);
     return;
   }
   gemm_strided_batched<Real>(*at.blas, n, n, m, {at.back, n, static_cast<long long>(n) * m, false},

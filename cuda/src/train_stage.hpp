@@ -3,8 +3,9 @@
 // field turned in place into the field of the train's last pupil plane, before the
 // detector's products. The plan's matrices are rounded once to Real and uploaded; a pass is
 // four strided-batched cuBLAS products over the piece's frames and one element-wise kernel,
-// or, over one whole period (MaskPass::periodic), two batched cuFFT transforms in place on
-// the field zero-padded to m x m.
+// or, over one whole period (MaskPass::periodic), two transforms of the field zero-padded to
+// m x m, in place: for power-of-two m, cuFFT over the N rows that hold the field and one
+// kernel over the columns (periodic_pass_kernel.hpp), else two batched cuFFT 2D transforms.
 //
 // A mask's passes are independent until their shares are summed. For a few frames a pass's
 // products occupy a fraction of the GPU and a call's time is the sum of its launches'
@@ -66,6 +67,10 @@ class TrainStage {
     DeviceBuffer<Complex> forward, inverse, weights;
     DeviceBuffer<Complex> twist;  // periodic: V's N entries, and its transforms
     std::unique_ptr<FftPlan> fft;
+    // Periodic, m a power of two: fft transforms rows of m, only the N that the padded field
+    // holds, and periodic_pass_kernel the columns between; twiddles are its factors.
+    bool skips_padding = false;
+    DeviceBuffer<Complex> twiddles;
     // Folded (FoldedPass): Theta, 0 where the pass is not; its matrices and weights.
     int half = 0;
     int parities = 1;  // FoldedPass::parities

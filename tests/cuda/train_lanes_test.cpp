@@ -142,6 +142,33 @@ TEST_P(CudaTrainLanes, FoldedPassesBesideAnFftPassOnAnOddGrid) {
   }
 }
 
+// Where a whole-plane mask's period has a power-of-two m (4N: N = 32, 64, 128), its
+// whole-period pass transforms only the padded field's live rows and one kernel its columns
+// (cuda/src/periodic_pass_kernel.hpp): unfolded beside the folded passes in calls of more
+// than side_by_side_frames frames, on its lane in smaller ones. m = 512 raises the kernel's
+// shared memory.
+TEST_P(CudaTrainLanes, PeriodicPassSkippingThePaddingGivesTheCpusFrames) {
+  SKIP_WITHOUT_CUDA();
+  const Precision precision = GetParam();
+  const std::vector<AberrationPolynomial> p = phases();
+  for (const int n : {32, 64, 128}) {
+    for (const auto& [name, mask] :
+         {std::pair{"vortex6", mask_of(FocalMask::Kind::vortex, 6, 0.0)},
+          std::pair{"fqpm", mask_of(FocalMask::Kind::four_quadrant, 0, 0.0)}}) {
+      const PsfPlan plan = make_plan(train_spec(mask, precision, n), 1);
+      const MaskPass& first = plan.train->channels.front().steps.front().passes.front();
+      ASSERT_TRUE(first.periodic()) << name;
+      ASSERT_EQ(first.points, 4 * n) << name;
+      const std::vector<double> cpu = computed("cpu", plan, p, frames_in_all);
+      for (const int per_call : {frames_in_all, 1}) {
+        const std::vector<double> gpu = computed("cuda", plan, p, per_call);
+        EXPECT_LE(relative_l2(gpu, cpu), backend_tolerance(precision))
+            << name << ", N " << n << ", calls of " << per_call;
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Precisions, CudaTrainLanes,
                          ::testing::Values(Precision::single, Precision::double_),
                          [](const auto& info) { return std::string(to_string(info.param)); });
