@@ -28,20 +28,11 @@ __global__ void __launch_bounds__(block_threads<Real, M>)
                        const DeviceComplex<Real>* __restrict__ twiddles, ColumnPass pass,
                        Out* __restrict__ out) {
   using Complex = DeviceComplex<Real>;
-  constexpr int width = block_columns<Real>;
-  constexpr int groups = M / width;
-  extern __shared__ __align__(16) unsigned char shared[];
-  Complex* trade = reinterpret_cast<Complex*>(shared);
-
-  const int c = threadIdx.x % width;
-  const int t = threadIdx.x / width;
-  const long long frame = blockIdx.x / groups;
-  const int column = static_cast<int>(blockIdx.x % groups) * width + c;
-
-  const Complex* in = rows + frame * pass.samples * M + column;
-  Out* target = out + frame * M * M + column;
+  const ColumnPlace<Real, M> place;
+  const Complex* in = rows + place.frame * pass.samples * M + place.column;
+  Out* target = out + place.frame * M * M + place.column;
   column_transform<Real, M>(
-      trade, twiddles, t, c,
+      shared_trade<Real>(), twiddles, place.t, place.c,
       [&](int n) {
         const int r = n - pass.offset;
         return r >= 0 && r < pass.samples ? in[static_cast<long long>(r) * M] : Complex{0, 0};

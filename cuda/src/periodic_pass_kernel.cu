@@ -22,16 +22,11 @@ __global__ void __launch_bounds__(block_threads<Real, M>)
                             const DeviceComplex<Real>* __restrict__ weights, int samples) {
   using Complex = DeviceComplex<Real>;
   constexpr int width = block_columns<Real>;
-  constexpr int groups = M / width;
   constexpr int outputs = Factors<M>::m1;  // a thread's points of a column's transform
-  extern __shared__ __align__(16) unsigned char shared[];
-  Complex* trade = reinterpret_cast<Complex*>(shared);
-
-  const int c = threadIdx.x % width;
-  const int t = threadIdx.x / width;
-  const long long frame = blockIdx.x / groups;
-  const int column = static_cast<int>(blockIdx.x % groups) * width + c;
-  Complex* at = rows + frame * samples * M + column;
+  Complex* trade = shared_trade<Real>();
+  const ColumnPlace<Real, M> place;
+  const int c = place.c, t = place.t, column = place.column;
+  Complex* at = rows + place.frame * samples * M + column;
 
   Complex spectrum[outputs];  // slot round * m2 + k2: point t + round * m2 + m1 * k2
   column_transform<Real, M>(

@@ -139,6 +139,24 @@ template <typename Real, int M>
 inline constexpr int shared_bytes =
     M* block_columns<Real>* static_cast<int>(sizeof(DeviceComplex<Real>));
 
+// Where a thread of a column kernel stands: a block takes block_columns adjacent columns of
+// one frame, M2 threads a column; `trade` is the block's dynamic shared memory.
+template <typename Real, int M>
+struct ColumnPlace {
+  static constexpr int width = block_columns<Real>;
+  static constexpr int groups = M / width;
+  int c = static_cast<int>(threadIdx.x) % width;  // the block's column
+  int t = static_cast<int>(threadIdx.x) / width;  // the thread's place within the column
+  long long frame = blockIdx.x / groups;
+  int column = static_cast<int>(blockIdx.x % groups) * width + c;
+};
+
+template <typename Real>
+__device__ __forceinline__ DeviceComplex<Real>* shared_trade() {
+  extern __shared__ __align__(16) unsigned char shared[];
+  return reinterpret_cast<DeviceComplex<Real>*>(shared);
+}
+
 // One column's M-point forward transform by its M2 threads (t in [0, M2), the block's column
 // c of block_columns): load(n) gives input point n; store(slot, k, value) takes output point
 // k, slot (an Index, slot = round * M2 + k2) numbering a thread's M1 outputs at compile time.
