@@ -28,22 +28,20 @@ __global__ void __launch_bounds__(block_threads<Real, M>)
   const int c = place.c, t = place.t, column = place.column;
   Complex* at = rows + place.frame * samples * M + column;
 
-  Complex spectrum[outputs];  // slot round * m2 + k2: point t + round * m2 + m1 * k2
+  Complex spectrum[outputs];  // by slot, as column_transform numbers them
   column_transform<Real, M>(
       trade, twiddles, t, c,
       [&](int n) {
         return n < samples ? at[static_cast<long long>(n) * M] : Complex{0, 0};
       },
       [&](auto slot, int k, Complex value) {
-        const Complex w = weights[static_cast<long long>(k) * M + column];
-        spectrum[decltype(slot)::value] = {value.x * w.x - value.y * w.y,
-                                           -(value.x * w.y + value.y * w.x)};
+        const Complex z = times(value, weights[static_cast<long long>(k) * M + column]);
+        spectrum[decltype(slot)::value] = {z.x, -z.y};
       });
   __syncthreads();  // every thread's reads of the first transform's trade are done
   unrolled<outputs>([&](auto slot) {
     constexpr int s = decltype(slot)::value;
-    constexpr int m1 = Factors<M>::m1, m2 = Factors<M>::m2;
-    trade[(t + (s / m2) * m2 + m1 * (s % m2)) * width + c] = spectrum[s];
+    trade[output_point<M>(t, s) * width + c] = spectrum[s];
   });
   __syncthreads();
   column_transform<Real, M, true>(

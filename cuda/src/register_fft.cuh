@@ -139,6 +139,12 @@ template <typename Real, int M>
 inline constexpr int shared_bytes =
     M* block_columns<Real>* static_cast<int>(sizeof(DeviceComplex<Real>));
 
+// The output point that slot s (round * M2 + k2) of thread t holds in column_transform.
+template <int M>
+__host__ __device__ constexpr int output_point(int t, int s) {
+  return t + (s / Factors<M>::m2) * Factors<M>::m2 + Factors<M>::m1 * (s % Factors<M>::m2);
+}
+
 // Where a thread of a column kernel stands: a block takes block_columns adjacent columns of
 // one frame, M2 threads a column; `trade` is the block's dynamic shared memory.
 template <typename Real, int M>
@@ -192,7 +198,8 @@ __device__ __forceinline__ void column_transform(DeviceComplex<Real>* trade,
     register_transform<Real, m2>(u);
     unrolled<m2>([&](auto index) {
       constexpr int k2 = decltype(index)::value;
-      store(Index<decltype(round)::value * m2 + k2>{}, k1 + m1 * k2, u[k2]);
+      constexpr int slot = decltype(round)::value * m2 + k2;
+      store(Index<slot>{}, output_point<M>(t, slot), u[k2]);
     });
   });
 }
