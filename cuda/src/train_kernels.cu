@@ -54,8 +54,8 @@ __device__ DeviceComplex<Real> times(DeviceComplex<Real> a, DeviceComplex<Real> 
 template <typename Real>
 __global__ void pad_twisted_kernel(DeviceComplex<Real>* padded, const DeviceComplex<Real>* field,
                                    const DeviceComplex<Real>* __restrict__ v, int n, int m,
-                                   int rows, long long total) {
-  const long long size = static_cast<long long>(rows) * m;
+                                   long long total) {
+  const long long size = static_cast<long long>(m) * m;
   for (long long i = first_index(); i < total; i += stride()) {
     const long long f = i / size;
     const int r = static_cast<int>((i - f * size) / m), c = static_cast<int>(i % m);
@@ -78,13 +78,13 @@ __global__ void weight_conjugate_kernel(DeviceComplex<Real>* field,
 template <typename Real>
 __global__ void crop_twisted_add_kernel(DeviceComplex<Real>* out, const DeviceComplex<Real>* padded,
                                         const DeviceComplex<Real>* __restrict__ v, int n, int m,
-                                        int rows, bool accumulate, long long total) {
+                                        bool accumulate, long long total) {
   const long long nn = static_cast<long long>(n) * n;
   for (long long i = first_index(); i < total; i += stride()) {
     const long long f = i / nn;
     const int r = static_cast<int>((i - f * nn) / n), c = static_cast<int>(i % n);
     const DeviceComplex<Real> z = times<Real>(
-        times<Real>(v[r], v[c]), padded[(f * rows + r) * static_cast<long long>(m) + c]);
+        times<Real>(v[r], v[c]), padded[(f * m + r) * static_cast<long long>(m) + c]);
     const DeviceComplex<Real> before = accumulate ? out[i] : DeviceComplex<Real>{Real(0), Real(0)};
     out[i] = {before.x + z.x, before.y - z.y};
   }
@@ -94,10 +94,10 @@ __global__ void crop_twisted_add_kernel(DeviceComplex<Real>* out, const DeviceCo
 
 template <typename Real>
 void launch_pad_twisted(DeviceComplex<Real>* padded, const DeviceComplex<Real>* field,
-                        const DeviceComplex<Real>* v, int n, int m, int rows, int frames,
+                        const DeviceComplex<Real>* v, int n, int m, int frames,
                         cudaStream_t stream) {
-  launch_over(pad_twisted_kernel<Real>, static_cast<long long>(rows) * m * frames, stream, padded,
-              field, v, n, m, rows);
+  launch_over(pad_twisted_kernel<Real>, static_cast<long long>(m) * m * frames, stream, padded,
+              field, v, n, m);
 }
 
 template <typename Real>
@@ -108,10 +108,10 @@ void launch_weight_conjugate(DeviceComplex<Real>* field, const DeviceComplex<Rea
 
 template <typename Real>
 void launch_crop_twisted_add(DeviceComplex<Real>* out, const DeviceComplex<Real>* padded,
-                             const DeviceComplex<Real>* v, int n, int m, int rows, int frames,
+                             const DeviceComplex<Real>* v, int n, int m, int frames,
                              bool accumulate, cudaStream_t stream) {
   launch_over(crop_twisted_add_kernel<Real>, static_cast<long long>(n) * n * frames, stream, out,
-              padded, v, n, m, rows, accumulate);
+              padded, v, n, m, accumulate);
 }
 
 template <typename Real>
@@ -142,16 +142,16 @@ template void launch_sum_shares<float>(float2*, float, const Shares<float>&, con
                                        long long, int, cudaStream_t);
 template void launch_sum_shares<double>(double2*, double, const Shares<double>&, const double*,
                                         long long, int, cudaStream_t);
-template void launch_pad_twisted<float>(float2*, const float2*, const float2*, int, int, int, int,
+template void launch_pad_twisted<float>(float2*, const float2*, const float2*, int, int, int,
                                         cudaStream_t);
 template void launch_pad_twisted<double>(double2*, const double2*, const double2*, int, int, int,
-                                         int, cudaStream_t);
+                                         cudaStream_t);
 template void launch_weight_conjugate<float>(float2*, const float2*, long long, int, cudaStream_t);
 template void launch_weight_conjugate<double>(double2*, const double2*, long long, int,
                                               cudaStream_t);
 template void launch_crop_twisted_add<float>(float2*, const float2*, const float2*, int, int, int,
-                                             int, bool, cudaStream_t);
+                                             bool, cudaStream_t);
 template void launch_crop_twisted_add<double>(double2*, const double2*, const double2*, int, int,
-                                              int, int, bool, cudaStream_t);
+                                              int, bool, cudaStream_t);
 
 }  // namespace psfsim::cuda

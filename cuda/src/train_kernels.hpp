@@ -31,12 +31,12 @@ template <typename Real>
 void launch_sum_shares(DeviceComplex<Real>* field, Real keep, const Shares<Real>& shares,
                        const Real* mask, long long elements, int frames, cudaStream_t stream);
 
-// A periodic pass (MaskPass::twist), frame by frame, v the N entries of V, each padded field
-// `rows` x m (m, or N where the transforms skip the padding's rows):
-// padded[f] = V field[f] V in its first N rows and columns, zero elsewhere;
+// A periodic pass by cuFFT's 2D transforms (MaskPass::twist), frame by frame, v the N entries
+// of V, each padded field m x m: padded[f] = V field[f] V in its first N rows and columns,
+// zero elsewhere;
 template <typename Real>
 void launch_pad_twisted(DeviceComplex<Real>* padded, const DeviceComplex<Real>* field,
-                        const DeviceComplex<Real>* v, int n, int m, int rows, int frames,
+                        const DeviceComplex<Real>* v, int n, int m, int frames,
                         cudaStream_t stream);
 // field[f][i] = conj(field[f][i] * weights[i]): the weights, and the conjugation that turns the
 // next forward transform into the inverse;
@@ -47,7 +47,7 @@ void launch_weight_conjugate(DeviceComplex<Real>* field, const DeviceComplex<Rea
 // holds where `accumulate`.
 template <typename Real>
 void launch_crop_twisted_add(DeviceComplex<Real>* out, const DeviceComplex<Real>* padded,
-                             const DeviceComplex<Real>* v, int n, int m, int rows, int frames,
+                             const DeviceComplex<Real>* v, int n, int m, int frames,
                              bool accumulate, cudaStream_t stream);
 
 }  // namespace psfsim::cuda

@@ -15,20 +15,26 @@ namespace {
 
 constexpr std::size_t every_lane = std::numeric_limits<std::size_t>::max();
 
-// The largest pass computed by products, and the largest by FFTs, of those run on `lane` of
-// `lanes` (every_lane: of all), and the largest Theta of those that may run folded.
+// The largest pass computed by products, by cuFFT's 2D transforms and by the kernels that
+// skip the padding, of those run on `lane` of `lanes` (every_lane: of all), and the largest
+// Theta of those that may run folded.
 struct PassSizes {
-  std::size_t matrices = 0, periodic = 0, folded_half = 0;
-  [[nodiscard]] std::size_t focal() const { return std::max(matrices, periodic); }
+  std::size_t matrices = 0, periodic = 0, skipping = 0, folded_half = 0;
+  // A pass's focal-plane buffer per frame: m x m, or N x m for one that skips the padding.
+  [[nodiscard]] std::size_t focal(std::size_t n) const {
+    return std::max({matrices * matrices, periodic * periodic, n * skipping});
+  }
 };
-PassSizes largest_passes(const ChannelTrain& channel, std::size_t lane = every_lane,
+PassSizes largest_passes(const ChannelTrain& channel, std::size_t n, std::size_t lane = every_lane,
                          std::size_t lanes = 1) {
   PassSizes sizes;
   for (const TrainStep& s : channel.steps)
     for (std::size_t i = 0; i < s.passes.size(); ++i) {
       if (lane != every_lane && i % lanes != lane) continue;
       const MaskPass& p = s.passes[i];
-      std::size_t& m = p.periodic() ? sizes.periodic : sizes.matrices;
+      std::size_t& m = !p.periodic() ? sizes.matrices
+                       : periodic_columns_take(static_cast<int>(n), p.points) ? sizes.skipping
+                                                                              : sizes.periodic;
       m = std::max<std::size_t>(m, p.points);
       if (const std::optional<WindowFold> w = window_fold(p))
         sizes.folded_half = std::max<std::size_t>(sizes.folded_half, w->half);
@@ -55,15 +61,15 @@ struct LaneElements {
   std::size_t rows = 0, focal = 0, back = 0, folded = 0;
 };
 LaneElements first_lane_elements(const ChannelTrain& channel, std::size_t n) {
-  const PassSizes m = largest_passes(channel);
+  const PassSizes m = largest_passes(channel, n);
   const std::size_t p = (n + 1) / 2, t = m.folded_half;
-  return {std::max(n * m.matrices, 4 * p * t), std::max(m.focal() * m.focal(), 4 * t * t),
-          m.matrices * n, t > 0 ? 8 * p * p : 0};
+  return {std::max(n * m.matrices, 4 * p * t), std::max(m.focal(n), 4 * t * t), m.matrices * n,
+          t > 0 ? 8 * p * p : 0};
 }
 LaneElements side_lane_elements(const ChannelTrain& channel, std::size_t lane, std::size_t lanes,
                                 std::size_t n) {
-  const PassSizes m = largest_passes(channel, lane, lanes);
-  return {n * m.matrices, m.focal() * m.focal(), m.matrices * n};
+  const PassSizes m = largest_passes(channel, n, lane, lanes);
+  return {n * m.matrices, m.focal(n), m.matrices * n};
 }
 
 template <typename T>
@@ -95,7 +101,7 @@ std::vector<Real> rounded_reals(const std::vector<double>& v) {
 template <typename Real>
 std::size_t TrainStage<Real>::bytes_per_frame(const ChannelTrain& channel, int samples) {
   const std::size_t n = samples;
-  const PassSizes m = largest_passes(channel);
+  const PassSizes m = largest_passes(channel, n);
   const LaneElements e = first_lane_elements(channel, n);
   return (e.rows + e.focal + e.back + e.folded + n * n + m.periodic * m.periodic) * sizeof(Complex);
 }
@@ -108,7 +114,7 @@ std::size_t TrainStage<Real>::constant_bytes(const ChannelTrain& channel, int sa
     bytes += s.stop.size() * sizeof(Real);
     for (const MaskPass& p : s.passes) {
       const std::size_t m = p.points;
-      bytes += (p.periodic() ? n + m * m : 2 * n * m + m * m) * sizeof(Complex);
+      bytes += (p.periodic() ? n + m + m * m : 2 * n * m + m * m) * sizeof(Complex);
       if (const std::optional<WindowFold> w = window_fold(p)) {
         const std::size_t t = w->half, width = (n + 1) / 2;
         bytes += 8 * t * width * sizeof(Real) + t * t * sizeof(Complex) + 2 * width * sizeof(int);
@@ -118,7 +124,7 @@ std::size_t TrainStage<Real>::constant_bytes(const ChannelTrain& channel, int sa
   const std::size_t lanes = lanes_for(channel, frames);
   for (std::size_t lane = 1; lane < lanes; ++lane) {
     const LaneElements e = side_lane_elements(channel, lane, lanes, n);
-    const std::size_t fft_work = largest_passes(channel, lane, lanes).periodic;
+    const std::size_t fft_work = largest_passes(channel, n, lane, lanes).periodic;
     bytes += BlasHandle::workspace_bytes +
              static_cast<std::size_t>(frames) *
                  (e.rows + e.focal + e.back + n * n + fft_work * fft_work) * sizeof(Complex);
@@ -192,10 +198,8 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
         const cudaStream_t on = pass.lane == 0 ? stream : side_lanes_[pass.lane - 1]->stream.get();
         pass.skips_padding = periodic_columns_take(samples_, p.points);
         if (pass.skips_padding) {
-          pass.fft = std::make_unique<FftPlan>(
-              FftShape{p.points, static_cast<long long>(frames) * samples_, 1}, precision, on);
           pass.twiddles = column_twiddles<Real>(p.points);
-          prepare_periodic_columns<Real>(p.points);
+          prepare_periodic_pass<Real>(p.points);
         } else {
           pass.fft = std::make_unique<FftPlan>(FftShape{p.points, frames}, precision, on);
         }
@@ -208,8 +212,7 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
     }
     steps_.push_back(std::move(step));
   }
-  const PassSizes m = largest_passes(channel);
-  if (m.focal() > 0) {
+  if (largest_passes(channel, n).focal(n) > 0) {
     const LaneElements e = first_lane_elements(channel, n);
     rows_ = DeviceBuffer<Complex>(f * e.rows);
     focal_ = DeviceBuffer<Complex>(f * e.focal);
@@ -227,6 +230,11 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
     folded_in_ = DeviceBuffer<Real>(f * 8 * p * p);
     folded_out_ = DeviceBuffer<Real>(f * 8 * p * p);
   }
+}
+
+template <typename Real>
+PeriodicPass<Real> TrainStage<Real>::periodic(const Pass& p) const {
+  return {p.twist.data(), p.twiddles.data(), p.weights.data(), samples_, p.points};
 }
 
 template <typename Real>
@@ -294,24 +302,20 @@ void TrainStage<Real>::issue_mask(const Step& s, const BlasHandle& blas, Complex
 //   S (+)= B back (N x N)    as S^T = back^T B^T, batched, into the lane's share (issue_share).
 // A periodic pass is S (+)= V* conj(F conj(G .* F (V P V) F) F) V* (MaskPass::twist): forward
 // transforms only, the inverse by conjugation, in place on the padded fields. Skipping the
-// padding, the rows' transforms see only the N rows the field holds, and the columns' kernel
-// keeps only the N rows the crop reads, so the second rows' transforms see those alone.
+// padding (periodic_pass_kernel.hpp), the field's N rows alone are stored, the twist and the
+// crop inside the rows' kernels.
 template <typename Real>
 void TrainStage<Real>::issue_transform(const Pass& p, const Lane& at, const Complex* fields,
                                        int count) const {
   const int n = samples_, m = p.points;
   const long long nm = static_cast<long long>(n) * m;
   const long long mm = static_cast<long long>(m) * m;
-  if (p.fft && p.skips_padding) {
-    launch_pad_twisted<Real>(at.focal, fields, p.twist.data(), n, m, n, count, at.stream);
-    p.fft->forward(at.focal, at.focal);
-    launch_periodic_columns<Real>(at.focal, p.twiddles.data(), p.weights.data(), n, m, count,
-                                  at.stream);
-    p.fft->forward(at.focal, at.focal);
+  if (p.skips_padding) {
+    launch_periodic_transform<Real>(at.focal, fields, periodic(p), count, at.stream);
     return;
   }
   if (p.fft) {
-    launch_pad_twisted<Real>(at.focal, fields, p.twist.data(), n, m, m, count, at.stream);
+    launch_pad_twisted<Real>(at.focal, fields, p.twist.data(), n, m, count, at.stream);
     p.fft->forward(at.focal, at.focal);
     launch_weight_conjugate<Real>(at.focal, p.weights.data(), mm, count, at.stream);
     p.fft->forward(at.focal, at.focal);
@@ -332,9 +336,13 @@ void TrainStage<Real>::issue_share(const Pass& p, const Lane& at, int count,
                                    bool accumulate) const {
   const int n = samples_, m = p.points;
   const long long n2 = static_cast<long long>(n) * n;
+  if (p.skips_padding) {
+    launch_periodic_crop<Real>(at.share, at.focal, periodic(p), count, accumulate, at.stream);
+    return;
+  }
   if (p.fft) {
-    launch_crop_twisted_add<Real>(at.share, at.focal, p.twist.data(), n, m, p.skips_padding ? n : m,
-                                  count, accumulate, at.stream);
+    launch_crop_twisted_add<Real>(at.share, at.focal, p.twist.data(), n, m, count, accumulate,
+                                  at.stream);
     return;
   }
   gemm_strided_batched<Real>(*at.blas, n, n, m, {at.back, n, static_cast<long long>(n) * m, false},
@@ -362,7 +370,7 @@ void TrainStage<Real>::issue_folded_mask(const Step& s, const BlasHandle& blas, 
   Real* window = reinterpret_cast<Real*>(focal_.data());
   bool shared = false, summed = false;
   for (const Pass& p : s.passes) {
-    if (!p.fft) continue;
+    if (!p.by_transforms()) continue;
     const Lane at = lane(0, blas, stream);
     issue_transform(p, at, fields, count);
     issue_share(p, at, count, shared);
@@ -370,7 +378,7 @@ void TrainStage<Real>::issue_folded_mask(const Step& s, const BlasHandle& blas, 
   }
   launch_fold_fields<Real>(in, fields, grid_, count, stream);
   for (const Pass& p : s.passes) {
-    if (p.fft) continue;
+    if (p.by_transforms()) continue;
     const int t = p.half;
     const long long pt = static_cast<long long>(w) * t;
     real_gemm_strided_batched<Real>(blas, t, static_cast<int>(4 * w * f), w,

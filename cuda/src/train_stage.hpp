@@ -4,8 +4,8 @@
 // detector's products. The plan's matrices are rounded once to Real and uploaded; a pass is
 // four strided-batched cuBLAS products over the piece's frames and one element-wise kernel,
 // or, over one whole period (MaskPass::periodic), two transforms of the field zero-padded to
-// m x m, in place: for power-of-two m, cuFFT over the N rows that hold the field and one
-// kernel over the columns (periodic_pass_kernel.hpp), else two batched cuFFT 2D transforms.
+// m x m: for power-of-two m, three kernels that store only the N rows that hold the field
+// (periodic_pass_kernel.hpp), else two batched cuFFT 2D transforms in place.
 //
 // A mask's passes are independent until their shares are summed. For a few frames a pass's
 // products occupy a fraction of the GPU and a call's time is the sum of its launches'
@@ -30,6 +30,7 @@
 #include "fft_plan.hpp"
 #include "folded_pass_kernels.hpp"
 #include "mft_blas.hpp"
+#include "periodic_pass_kernel.hpp"
 #include "psfsim/train_plan.hpp"
 #include "stream_and_events.hpp"
 
@@ -56,8 +57,9 @@ class TrainStage {
                                                   int frames);
 
   // Queues the train on `fields` (count <= frames frames of N x N, contiguous) on the
-  // handle's stream, the constructor's. A periodic pass transforms all `frames` padded fields
-  // whatever the count, as the FFT backend's plans do: the extra ones are stale and unread.
+  // handle's stream, the constructor's. A periodic pass by cuFFT transforms all `frames` padded
+  // fields whatever the count, as the FFT backend's plans do: the extra ones are stale and
+  // unread.
   void issue(const BlasHandle& blas, Complex* fields, int count, cudaStream_t stream) const;
 
  private:
@@ -65,10 +67,9 @@ class TrainStage {
     int points = 0;
     std::size_t lane = 0;  // the lane it runs on: its place in its mask, mod the lanes
     DeviceBuffer<Complex> forward, inverse, weights;
-    DeviceBuffer<Complex> twist;  // periodic: V's N entries, and its transforms
-    std::unique_ptr<FftPlan> fft;
-    // Periodic, m a power of two: fft transforms rows of m, only the N that the padded field
-    // holds, and periodic_pass_kernel the columns between; twiddles are its factors.
+    DeviceBuffer<Complex> twist;  // periodic: V's N entries
+    std::unique_ptr<FftPlan> fft;  // periodic, by cuFFT's 2D transforms
+    // Periodic, m a power of two: periodic_pass_kernel's transforms; twiddles are its factors.
     bool skips_padding = false;
     DeviceBuffer<Complex> twiddles;
     // Folded (FoldedPass): Theta, 0 where the pass is not; its matrices and weights.
@@ -76,6 +77,9 @@ class TrainStage {
     int parities = 1;  // FoldedPass::parities
     DeviceBuffer<Real> folded_forward, folded_inverse;
     DeviceBuffer<Complex> folded_weights;
+    // A pass computed by transforms rather than products: it adds to lane 0's share beside a
+    // folded mask's sum.
+    [[nodiscard]] bool by_transforms() const { return fft != nullptr || skips_padding; }
   };
   // Where a pass runs, and the work buffers it uses there.
   struct Lane {
@@ -100,6 +104,7 @@ class TrainStage {
   };
 
   [[nodiscard]] Lane lane(std::size_t index, const BlasHandle& blas, cudaStream_t stream) const;
+  [[nodiscard]] PeriodicPass<Real> periodic(const Pass& p) const;
   // The mask's passes and their sum into `fields`, times `then_stop` (nullptr: no stop).
   void issue_mask(const Step& s, const BlasHandle& blas, Complex* fields, int count,
                   const Real* then_stop, cudaStream_t stream) const;
