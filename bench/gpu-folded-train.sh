@@ -10,10 +10,13 @@
 # the first), and where Nsight Systems or Compute is there, the kernels of a vortex and a Lyot
 # batch by their summed device time, and the weights' kernel of each build by Nsight Compute.
 #
-#   [SHAPES="lyot 4096 11;vortex 4096 6"] [ROUNDS=3] [PROFILE=0] \
+#   [SHAPES="lyot 4096 11;vortex 4096 6"] [ROUNDS=3] [PROFILE=0] [CHECKS=0] \
+#   [DETAIL=regex] \
 #   bench/gpu-folded-train.sh [build-dir] [baseline-psfsim...]
 #       (defaults build-gpu and build-gpu/baseline/psfsim; SHAPES: "TRAIN FRAMES REPEATS"
-#       cases, ';' between; PROFILE=0 skips the kernels' sums)
+#       cases, ';' between; PROFILE=0 skips the kernels' sums; CHECKS=0 the tests, checks
+#       and sanitizers, for a measurement alone; DETAIL: the kernels whose
+#       launch, occupancy and stall sections Nsight Compute also gives)
 #
 # Carried: BUILD/apps/psfsim, BUILD/tests/psfsim_tests, BUILD/CMakeCache.txt, BUILD/gpu-libs
 # and each baseline's psfsim.
@@ -34,40 +37,42 @@ status=0
 echo "== device"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
 
-echo "== CUDA tests"
-cuda_tests "$build/tests/psfsim_tests" 'FoldedPass*:MftFold*:TrainSpot*' || status=1
+if [ "${CHECKS:-1}" != 0 ]; then
+  echo "== CUDA tests"
+  cuda_tests "$build/tests/psfsim_tests" 'FoldedPass*:MftFold*:TrainSpot*' || status=1
 
-echo "== trains against brute-force FFTs, on the GPU"
-"$python" tests/check_coronagraph.py "$psfsim" "$scratch/ref" cuda >"$out/coronagraph.txt" 2>&1 ||
-  status=1
-tail -n 12 "$out/coronagraph.txt"
+  echo "== trains against brute-force FFTs, on the GPU"
+  "$python" tests/check_coronagraph.py "$psfsim" "$scratch/ref" cuda >"$out/coronagraph.txt" 2>&1 ||
+    status=1
+  tail -n 12 "$out/coronagraph.txt"
 
-echo "== trains: GPU against CPU"
-"$python" tests/check_train_backends.py "$psfsim" "$scratch/agree" >"$out/agree.txt" 2>&1 ||
-  status=1
-grep -E "^(ok|FAIL)|failure|Error" "$out/agree.txt"
+  echo "== trains: GPU against CPU"
+  "$python" tests/check_train_backends.py "$psfsim" "$scratch/agree" >"$out/agree.txt" 2>&1 ||
+    status=1
+  grep -E "^(ok|FAIL)|failure|Error" "$out/agree.txt"
 
-echo "== compute-sanitizer"
-cases=("--samples 48 --crop 32 --vary Z4,0,0.1,24 --coronagraph lyot:3 --lyot-stop 0.9"
-       "--samples 47 --grid linspace --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph lyot:2 --lyot-stop 0.9"
-       "--samples 48 --crop 32 --precision double --vary Z4,0,0.1,20 --coronagraph lyot:3 --lyot-stop 0.9,0.2 --metrics contrast,ee --store metrics"
-       "--samples 48 --crop 24 --band 500nm-600nm,3 --diameter 1m --pixel-scale 20mas --vary Z4,0,0.1,20 --coronagraph lyot:3 --lyot-stop 0.9"
-       "--samples 48 --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph vortex:4 --lyot-stop 0.9"
-       "--samples 47 --crop 32 --vary Z4,0,0.1,20 --coronagraph fqpm --lyot-stop 0.9"
-       "--samples 64 --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph vortex:6 --lyot-stop 0.95"
-       "--samples 32 --crop 32 --precision double --vary Z4,0,0.1,5 --coronagraph fqpm --lyot-stop 0.9")
-for tool in memcheck racecheck initcheck; do
-  # memcheck on every case; racecheck and initcheck on the first two, the vortex, and the
-  # power-of-two periods (m = 256 and 128), whose columns' kernel trades in shared memory
-  for case in "${cases[@]}"; do
-    [ "$tool" != memcheck ] && [ "$case" != "${cases[0]}" ] && [ "$case" != "${cases[1]}" ] &&
-      [ "$case" != "${cases[4]}" ] && [ "$case" != "${cases[6]}" ] &&
-      [ "$case" != "${cases[7]}" ] && continue
-    # shellcheck disable=SC2086
-    sanitize "$tool" "$psfsim" $case
-  done
-done | tee "$out/sanitizer.txt"
-grep -q FAILED "$out/sanitizer.txt" && status=1
+  echo "== compute-sanitizer"
+  cases=("--samples 48 --crop 32 --vary Z4,0,0.1,24 --coronagraph lyot:3 --lyot-stop 0.9"
+         "--samples 47 --grid linspace --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph lyot:2 --lyot-stop 0.9"
+         "--samples 48 --crop 32 --precision double --vary Z4,0,0.1,20 --coronagraph lyot:3 --lyot-stop 0.9,0.2 --metrics contrast,ee --store metrics"
+         "--samples 48 --crop 24 --band 500nm-600nm,3 --diameter 1m --pixel-scale 20mas --vary Z4,0,0.1,20 --coronagraph lyot:3 --lyot-stop 0.9"
+         "--samples 48 --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph vortex:4 --lyot-stop 0.9"
+         "--samples 47 --crop 32 --vary Z4,0,0.1,20 --coronagraph fqpm --lyot-stop 0.9"
+         "--samples 64 --crop 32 --vary Z4,0,0.1,20 --chunk-frames 18 --coronagraph vortex:6 --lyot-stop 0.95"
+         "--samples 32 --crop 32 --precision double --vary Z4,0,0.1,5 --coronagraph fqpm --lyot-stop 0.9")
+  for tool in memcheck racecheck initcheck; do
+    # memcheck on every case; racecheck and initcheck on the first two, the vortex, and the
+    # power-of-two periods (m = 256 and 128), whose columns' kernel trades in shared memory
+    for case in "${cases[@]}"; do
+      [ "$tool" != memcheck ] && [ "$case" != "${cases[0]}" ] && [ "$case" != "${cases[1]}" ] &&
+        [ "$case" != "${cases[4]}" ] && [ "$case" != "${cases[6]}" ] &&
+        [ "$case" != "${cases[7]}" ] && continue
+      # shellcheck disable=SC2086
+      sanitize "$tool" "$psfsim" $case
+    done
+  done | tee "$out/sanitizer.txt"
+  grep -q FAILED "$out/sanitizer.txt" && status=1
+fi
 
 # The measured case's arguments into `args`: FRAMES frames a call, REPEATS calls, into FILE.
 train_args() {  # FRAMES REPEATS FILE TRAIN...
@@ -125,6 +130,16 @@ for name in "${names[@]}"; do
     grep -E "^  [A-Za-z_]|gpu__time_duration" "$out/$name-kernels.txt" | head -n 40
   fi
 done
+
+if [ -n "${DETAIL:-}" ]; then
+  echo "== kernels matching $DETAIL in a vortex batch (Nsight Compute: launch, occupancy, stalls)"
+  train_args 4096 2 "$scratch/d.h5" "${vortex[@]}"
+  ncu --clock-control none -k "regex:$DETAIL" --launch-skip 6 --launch-count 6 \
+    --section LaunchStats --section Occupancy --section SpeedOfLight --section WarpStateStats \
+    "$psfsim" "${args[@]}" >"$out/detail.txt" 2>&1
+  grep -E "^  [a-z_ ]*void|Duration|Throughput|Registers Per|Shared Memory Config|Achieved Occ|Theoretical Occ|Block Limit|Stall|Warp Cycles Per Issued" \
+    "$out/detail.txt" | sed 's/(T1 \*.*//' | head -n 80
+fi
 
 echo "== the weights' kernel of a vortex batch, each build (Nsight Compute, speed of light)"
 for exe in "${baselines[@]}" "$psfsim"; do
