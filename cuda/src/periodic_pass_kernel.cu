@@ -94,7 +94,9 @@ __device__ __forceinline__ void transform_rows_in_trade(DeviceComplex<Real>* tra
   Complex spectrum[outputs];
   column_transform<Real, M, true>(
       trade, twiddles, t, c,
-      [&](int n) { return live && n < points ? trade[row_slot<Real>(n, c)] : Complex{0, 0}; },
+      [&](int n) {
+        return live && n < points ? trade[row_slot<Real>(n, c)] : Complex{0, 0};
+      },
       [&](auto slot, int, Complex value) { spectrum[decltype(slot)::value] = value; });
   __syncthreads();  // every thread's reads of the second stage's trade are done
   unrolled<outputs>([&](auto slot) {
@@ -207,9 +209,9 @@ void launch_periodic_transform(DeviceComplex<Real>* rows, const DeviceComplex<Re
   for_points(pass.points, [&](auto m) {
     constexpr int M = decltype(m)::value;
     constexpr int threads = block_threads<Real, M>, bytes = shared_bytes<Real, M>;
-    periodic_rows_in_kernel<Real, M><<<row_blocks<Real>(pass.samples, frames), threads, bytes,
-                                       stream>>>(rows, fields, pass.v, pass.twiddles,
-                                                 pass.samples);
+    periodic_rows_in_kernel<Real, M>
+        <<<row_blocks<Real>(pass.samples, frames), threads, bytes, stream>>>(
+            rows, fields, pass.v, pass.twiddles, pass.samples);
     PSFSIM_CUDA_CHECK_LAUNCH();
     const long long columns = static_cast<long long>(frames) * (M / block_columns<Real>);
     periodic_columns_kernel<Real, M><<<static_cast<unsigned>(columns), threads, bytes, stream>>>(
@@ -224,18 +226,18 @@ void launch_periodic_crop(DeviceComplex<Real>* share, const DeviceComplex<Real>*
                           cudaStream_t stream) {
   for_points(pass.points, [&](auto m) {
     constexpr int M = decltype(m)::value;
-    periodic_rows_out_kernel<Real, M><<<row_blocks<Real>(pass.samples, frames),
-                                        block_threads<Real, M>, shared_bytes<Real, M>, stream>>>(
-        share, rows, pass.v, pass.twiddles, pass.samples, accumulate);
+    periodic_rows_out_kernel<Real, M>
+        <<<row_blocks<Real>(pass.samples, frames), block_threads<Real, M>, shared_bytes<Real, M>,
+           stream>>>(share, rows, pass.v, pass.twiddles, pass.samples, accumulate);
     PSFSIM_CUDA_CHECK_LAUNCH();
   });
 }
 
-#define PSFSIM_INSTANTIATE(Real)                                                               \
-  template void prepare_periodic_pass<Real>(int);                                              \
+#define PSFSIM_INSTANTIATE(Real)                                                                  \
+  template void prepare_periodic_pass<Real>(int);                                                 \
   template void launch_periodic_transform<Real>(DeviceComplex<Real>*, const DeviceComplex<Real>*, \
-                                                const PeriodicPass<Real>&, int, cudaStream_t); \
-  template void launch_periodic_crop<Real>(DeviceComplex<Real>*, const DeviceComplex<Real>*,    \
+                                                const PeriodicPass<Real>&, int, cudaStream_t);    \
+  template void launch_periodic_crop<Real>(DeviceComplex<Real>*, const DeviceComplex<Real>*,      \
                                            const PeriodicPass<Real>&, int, bool, cudaStream_t);
 PSFSIM_INSTANTIATE(float)
 PSFSIM_INSTANTIATE(double)

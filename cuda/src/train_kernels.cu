@@ -83,8 +83,8 @@ __global__ void crop_twisted_add_kernel(DeviceComplex<Real>* out, const DeviceCo
   for (long long i = first_index(); i < total; i += stride()) {
     const long long f = i / nn;
     const int r = static_cast<int>((i - f * nn) / n), c = static_cast<int>(i % n);
-    const DeviceComplex<Real> z = times<Real>(
-        times<Real>(v[r], v[c]), padded[(f * m + r) * static_cast<long long>(m) + c]);
+    const DeviceComplex<Real> z =
+        times<Real>(times<Real>(v[r], v[c]), padded[(f * m + r) * static_cast<long long>(m) + c]);
     const DeviceComplex<Real> before = accumulate ? out[i] : DeviceComplex<Real>{Real(0), Real(0)};
     out[i] = {before.x + z.x, before.y - z.y};
   }

@@ -32,7 +32,7 @@ PassSizes largest_passes(const ChannelTrain& channel, std::size_t n, std::size_t
     for (std::size_t i = 0; i < s.passes.size(); ++i) {
       if (lane != every_lane && i % lanes != lane) continue;
       const MaskPass& p = s.passes[i];
-      std::size_t& m = !p.periodic() ? sizes.matrices
+      std::size_t& m = !p.periodic()                                          ? sizes.matrices
                        : periodic_columns_take(static_cast<int>(n), p.points) ? sizes.skipping
                                                                               : sizes.periodic;
       m = std::max<std::size_t>(m, p.points);

@@ -67,7 +67,7 @@ class TrainStage {
     int points = 0;
     std::size_t lane = 0;  // the lane it runs on: its place in its mask, mod the lanes
     DeviceBuffer<Complex> forward, inverse, weights;
-    DeviceBuffer<Complex> twist;  // periodic: V's N entries
+    DeviceBuffer<Complex> twist;   // periodic: V's N entries
     std::unique_ptr<FftPlan> fft;  // periodic, by cuFFT's 2D transforms
     // Periodic, m a power of two: periodic_pass_kernel's transforms; twiddles are its factors.
     bool skips_padding = false;
