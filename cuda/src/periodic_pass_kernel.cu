@@ -13,11 +13,18 @@ namespace {
 
 using namespace register_fft;
 
+// Blocks of the columns' kernel an SM holds at once. Its barriers leave a lone block's warps
+// waiting on each other, so two are asked for up to m = 512, where the registers that leaves
+// still hold a thread's points (128 a thread at m = 512 in float, for a few spilled bytes);
+// at m = 1024 a thread would spill more than a kilobyte.
+template <int M>
+inline constexpr int columns_blocks_per_sm = M <= 512 ? 2 : 1;
+
 // A columns' block takes block_columns adjacent columns of one frame, and owns them: it reads
 // each column's N values before any barrier and writes the same places after the last, so the
 // pass runs in place.
 template <typename Real, int M>
-__global__ void __launch_bounds__(block_threads<Real, M>)
+__global__ void __launch_bounds__(block_threads<Real, M>, columns_blocks_per_sm<M>)
     periodic_columns_kernel(DeviceComplex<Real>* __restrict__ rows,
                             const DeviceComplex<Real>* __restrict__ twiddles,
                             const DeviceComplex<Real>* __restrict__ weights, int samples) {
@@ -174,11 +181,15 @@ void for_points(int points, F&& f) {
   }
 }
 
+// Beyond 48 KB a block, the kernel's limit is raised, and the SM's memory is asked to favour
+// shared memory so that more than one such block fits.
 template <typename Kernel>
 void raise_shared_limit(Kernel kernel, int bytes) {
-  if (bytes > 48 * 1024)
-    PSFSIM_CUDA_CHECK(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  if (bytes <= 48 * 1024) return;
+  PSFSIM_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  PSFSIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         cudaSharedmemCarveoutMaxShared));
 }
 
 template <typename Real>
