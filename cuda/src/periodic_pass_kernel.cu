@@ -200,7 +200,7 @@ unsigned row_blocks(int samples, int frames) {
 
 }  // namespace
 
-bool periodic_columns_take(int samples, int points) noexcept {
+bool periodic_pass_skips_padding(int samples, int points) noexcept {
   return column_pass_takes(points) && samples <= points;
 }
 

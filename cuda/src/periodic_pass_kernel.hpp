@@ -17,8 +17,9 @@
 
 namespace psfsim::cuda {
 
-// m a power of two from 32 to 1024, at least N (column_pass_takes).
-[[nodiscard]] bool periodic_columns_take(int samples, int points) noexcept;
+// Whether a periodic pass of m points on an N-point field runs by these kernels: m a power of
+// two from 32 to 1024 (column_pass_takes), at least N.
+[[nodiscard]] bool periodic_pass_skips_padding(int samples, int points) noexcept;
 
 // Raises the kernels' shared-memory limit where m needs more than 48 KB; once, before any
 // launch or graph capture.

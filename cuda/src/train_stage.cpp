@@ -32,9 +32,9 @@ PassSizes largest_passes(const ChannelTrain& channel, std::size_t n, std::size_t
     for (std::size_t i = 0; i < s.passes.size(); ++i) {
       if (lane != every_lane && i % lanes != lane) continue;
       const MaskPass& p = s.passes[i];
-      std::size_t& m = !p.periodic()                                          ? sizes.matrices
-                       : periodic_columns_take(static_cast<int>(n), p.points) ? sizes.skipping
-                                                                              : sizes.periodic;
+      const bool skipping =
+          p.periodic() && periodic_pass_skips_padding(static_cast<int>(n), p.points);
+      std::size_t& m = skipping ? sizes.skipping : p.periodic() ? sizes.periodic : sizes.matrices;
       m = std::max<std::size_t>(m, p.points);
       if (const std::optional<WindowFold> w = window_fold(p))
         sizes.folded_half = std::max<std::size_t>(sizes.folded_half, w->half);
@@ -165,7 +165,7 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
     // operations and bytes than the fold's products.
     std::vector<std::optional<FoldedPass>> folded;
     for (const MaskPass& p : s.passes)
-      folded.push_back(p.periodic() && periodic_columns_take(samples_, p.points)
+      folded.push_back(p.periodic() && periodic_pass_skips_padding(samples_, p.points)
                            ? std::nullopt
                            : fold_pass(axis, p));
     // Folded where every pass computed by products folds (FFT passes add to a share).
@@ -196,7 +196,7 @@ TrainStage<Real>::TrainStage(const ChannelTrain& channel, const std::vector<doub
         pass.weights = uploaded(rounded<Complex>(p.weights));
         pass.twist = uploaded(rounded<Complex>(p.twist));
         const cudaStream_t on = pass.lane == 0 ? stream : side_lanes_[pass.lane - 1]->stream.get();
-        pass.skips_padding = periodic_columns_take(samples_, p.points);
+        pass.skips_padding = periodic_pass_skips_padding(samples_, p.points);
         if (pass.skips_padding) {
           pass.twiddles = column_twiddles<Real>(p.points);
           prepare_periodic_pass<Real>(p.points);
