@@ -8,7 +8,10 @@
 namespace psfsim {
 
 int host_cores() noexcept {
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  // Read once: the C library reads it from a file each time, and the passes over a single
+  // frame that ask (one Python call) are shorter than that read.
+  static const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return cores;
 }
 
 int usable_cores() noexcept {

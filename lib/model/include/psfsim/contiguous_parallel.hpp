@@ -17,6 +17,10 @@ namespace psfsim {
 // every thread has finished, instead of ending the process.
 template <typename Work>  // Work(std::size_t first, std::size_t last)
 void for_contiguous_runs(std::size_t count, Work&& work, std::size_t most = 0) {
+  if (count <= 1 || most == 1) {  // nothing to split: not even the affinity mask is asked for
+    work(std::size_t{0}, count);
+    return;
+  }
   std::size_t cores = static_cast<std::size_t>(usable_cores());
   if (most > 0) cores = std::min(cores, most);
   const std::size_t workers = std::min(count, cores);
