@@ -54,6 +54,11 @@ void without_gil(Work&& work) {
 
 const char* dtype_name(Precision p) { return p == Precision::single ? "float32" : "float64"; }
 
+// The NumPy dtype of the frames, without parsing its name (a call's own cost).
+py::dtype frame_dtype(Precision p) {
+  return p == Precision::single ? py::dtype::of<float>() : py::dtype::of<double>();
+}
+
 std::string shape_text(const std::vector<std::int64_t>& shape) {
   std::string s = "(";
   for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
@@ -82,14 +87,16 @@ struct FrameTarget {
 
 std::string type_name(const py::handle& o) { return py::str(py::type::of(o).attr("__qualname__")); }
 
+// `got_dtype()`: the array's dtype as text, asked for only to name a wrong one.
+template <typename DtypeText>
 void check_layout(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& want,
-                  bool dtype_ok, Precision precision, bool contiguous,
-                  const std::string& got_dtype) {
+                  bool dtype_ok, Precision precision, bool contiguous, DtypeText&& got_dtype) {
   if (got != want)
     throw InputError("out: shape " + shape_text(got) + " where the frames are " + shape_text(want));
   if (!dtype_ok)
-    throw InputError("out: dtype " + got_dtype + " where the frames are " + dtype_name(precision) +
-                     " (precision=\"" + std::string(to_string(precision)) + "\")");
+    throw InputError("out: dtype " + std::string(got_dtype()) + " where the frames are " +
+                     dtype_name(precision) + " (precision=\"" + std::string(to_string(precision)) +
+                     "\")");
   if (!contiguous) throw InputError("out: the array must be C-contiguous");
 }
 
@@ -121,7 +128,7 @@ FrameTarget cuda_interface_target(Simulator& sim, const py::object& out,
   const bool contiguous =
       strides.is_none() || c_contiguous(got, strides.cast<std::vector<std::int64_t>>(),
                                         static_cast<std::int64_t>(bytes_per_real(p)));
-  check_layout(got, shape, dtype_ok, p, contiguous, typestr);
+  check_layout(got, shape, dtype_ok, p, contiguous, [&] { return typestr; });
   const py::tuple data = cai["data"];
   if (data[1].cast<bool>()) throw InputError("out: the array is read-only");
   void* address = reinterpret_cast<void*>(data[0].cast<std::uintptr_t>());
@@ -163,9 +170,10 @@ FrameTarget dlpack_target(Simulator& sim, const py::object& out,
       t.dtype.code == kDLFloat && t.dtype.lanes == 1 && t.dtype.bits == 8 * bytes_per_real(p);
   const bool contiguous =
       t.strides == nullptr || c_contiguous(got, {t.strides, t.strides + t.ndim}, 1);
-  check_layout(
-      got, shape, dtype_ok, p, contiguous,
-      "float" + std::to_string(t.dtype.bits) + (t.dtype.code == kDLFloat ? "" : " (not a float)"));
+  check_layout(got, shape, dtype_ok, p, contiguous, [&] {
+    return "float" + std::to_string(t.dtype.bits) +
+           (t.dtype.code == kDLFloat ? "" : " (not a float)");
+  });
   void* data = static_cast<unsigned char*>(t.data) + t.byte_offset;
   if (kind == MemoryKind::gpu) {
     sim.require_on_device(data);
@@ -190,8 +198,9 @@ FrameTarget frame_target(Simulator& sim, std::size_t count, bool batch, const py
     if (py::isinstance<py::array>(out)) {
       auto array = py::reinterpret_borrow<py::array>(out);
       const std::vector<std::int64_t> got(array.shape(), array.shape() + array.ndim());
-      check_layout(got, shape, array.dtype().is(py::dtype(dtype_name(precision))), precision,
-                   (array.flags() & py::array::c_style) != 0, py::str(array.dtype()));
+      check_layout(got, shape, array.dtype().is(frame_dtype(precision)), precision,
+                   (array.flags() & py::array::c_style) != 0,
+                   [&] { return std::string(py::str(array.dtype())); });
       if (!array.writeable()) throw InputError("out: the array is read-only");
       return {out, array.mutable_data(), nullptr};
     }
@@ -211,7 +220,7 @@ FrameTarget frame_target(Simulator& sim, std::size_t count, bool batch, const py
     FrameArray frames(std::move(memory), where, precision, shape, sim.memory_copy());
     return {py::cast(std::move(frames)), data, nullptr, device >= 0};
   }
-  py::array array(py::dtype(dtype_name(precision)), shape);
+  py::array array(frame_dtype(precision), shape);
   return {array, array.mutable_data(), nullptr};
 }
 
