@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <tuple>
@@ -155,6 +156,43 @@ TEST_P(BackendContract, SubmittedCallsFinishInOrderAndEqualSingleCalls) {
     EXPECT_EQ(bytes_of(b->finish(), b->plan()), part_bytes);
     EXPECT_THROW((void)b->finish(), RuntimeFailure);  // nothing pending
   }
+}
+
+// submit_into: where the plan keeps frames in the backend's own memory (a device's, with
+// frames_on_device), two calls in flight put their frames in the caller's buffer of that
+// memory, equal to the same calls' frames left in the backend; a backend that cannot (a
+// host's, by default) returns its own block for the caller to copy, with the same frames.
+TEST_P(BackendContract, SubmitIntoPutsTheFramesInTheCallersMemory) {
+  const TwoCalls calls;
+  const Case c = make_case(64, 128, Grid::centered, Normalization::sum, 40, 0.1, {});
+  const BackendEntry& entry = *builtin_backends().find(backend());
+  PsfPlan plan = plan_for(c, precision(), 5);
+  plan.frames_on_device = entry.site == ComputeSite::device;
+  const auto b = entry.create(plan);
+  int device = -1;
+  const std::size_t bytes = 5 * plan.frame_bytes();
+  const std::shared_ptr<void> memory = b->frame_memory(2 * bytes, device);
+  auto* const out = static_cast<unsigned char*>(memory.get());
+  const auto host_bytes = [&](const FrameBlock& block) {
+    std::vector<unsigned char> v(block.frames * plan.frame_bytes());
+    b->memory_copy()(v.data(), block.data, v.size(), device);
+    return v;
+  };
+  const auto full = host_bytes(b->compute(calls.full));
+  const auto part = host_bytes(b->compute(calls.part));
+
+  b->submit_into(calls.full, out);
+  b->submit_into(calls.part, out + bytes);
+  const FrameBlock first = b->finish();
+  const FrameBlock second = b->finish();
+  ASSERT_EQ(first.frames, 5u);
+  ASSERT_EQ(second.frames, 2u);
+  if (plan.frames_on_device) {
+    EXPECT_EQ(first.data, out);
+    EXPECT_EQ(second.data, out + bytes);
+  }
+  EXPECT_EQ(host_bytes(first), full);
+  EXPECT_EQ(host_bytes(second), part);
 }
 
 // Poisons the buffer the call after next writes into: every element must come back finite

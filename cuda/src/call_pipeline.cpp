@@ -18,6 +18,7 @@ template <typename Real>
 CallPipeline<Real>::CallPipeline(const PsfPlan& plan, bool inline_tables)
     : device_(plan.device),
       max_batch_(plan.max_batch),
+      frame_bytes_(plan.frame_bytes()),
       stores_frames_(plan.metrics.store_frames),
       has_metrics_(!plan.metrics.empty()),
       frames_on_device_(plan.frames_on_device),
@@ -41,7 +42,8 @@ void CallPipeline<Real>::allocate_outputs(std::size_t frame_values, std::size_t 
 }
 
 template <typename Real>
-void CallPipeline<Real>::submit(std::span<const AberrationPolynomial> frames, CallSteps& steps) {
+void CallPipeline<Real>::submit(std::span<const AberrationPolynomial> frames, CallSteps& steps,
+                                void* destination) {
   const auto start = CallQueue::Clock::now();
   const int count = static_cast<int>(frames.size());
   if (count < 1 || count > max_batch_)
@@ -53,7 +55,11 @@ void CallPipeline<Real>::submit(std::span<const AberrationPolynomial> frames, Ca
   const GraphKey key = stage_phase_tables(frames, slot, steps);
   maps_.set_frames(frames, slot);
   const cudaStream_t last = steps.launch(key);
-  calls_.push(frames.size(), start, last);
+  if (destination == nullptr || !frames_on_device_ || !stores_frames_) destination = nullptr;
+  else
+    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(destination, output_frames(slot), count * frame_bytes_,
+                                      cudaMemcpyDeviceToDevice, last));
+  calls_.push(frames.size(), start, last, destination);
 }
 
 template <typename Real>
@@ -62,7 +68,9 @@ FrameBlock CallPipeline<Real>::finish(const CallSteps& steps) {
   double added = 0.0;
   const CallQueue::Call call = calls_.pop(backend_name, added);
   FrameBlock block;
-  block.data = stores_frames_ ? output_frames(call.slot) : nullptr;
+  block.data = !stores_frames_               ? nullptr
+               : call.destination != nullptr ? call.destination
+                                             : output_frames(call.slot);
   block.metrics = has_metrics_ ? at(host_metrics_, call.slot).data() : nullptr;
   block.frames = call.frames;
   block.times = steps.times(call.slot, static_cast<int>(call.frames));

@@ -64,7 +64,10 @@ class CallPipeline {
   void allocate_outputs(std::size_t frame_values, std::size_t metric_values);
   void set_maps(PupilMapBuffers maps) { maps_ = std::move(maps); }
 
-  void submit(std::span<const AberrationPolynomial> frames, CallSteps& steps);
+  // `destination`: device memory for the call's frames (Backend::submit_into), copied there
+  // behind the call's work when the plan keeps frames on the device; else null.
+  void submit(std::span<const AberrationPolynomial> frames, CallSteps& steps,
+              void* destination = nullptr);
   [[nodiscard]] FrameBlock finish(const CallSteps& steps);
   // From the backend's destructor: nothing may still run on buffers about to be freed, and
   // the graphs go before the buffers and plans they use. Errors here are past caring about.
@@ -121,6 +124,7 @@ class CallPipeline {
 
   int device_;
   int max_batch_;
+  std::size_t frame_bytes_;
   bool stores_frames_;
   bool has_metrics_;
   bool frames_on_device_;

@@ -25,6 +25,7 @@ class CallQueue {
     int slot = 0;
     std::size_t frames = 0;
     Clock::time_point submitted;
+    const void* destination = nullptr;  // where the call's frames were copied, if anywhere
   };
 
   // The slot of the call about to be submitted.
@@ -35,9 +36,11 @@ class CallQueue {
   }
 
   // After the call's work has been issued on `stream`.
-  void push(std::size_t frames, Clock::time_point submitted, cudaStream_t stream) {
+  void push(std::size_t frames, Clock::time_point submitted, cudaStream_t stream,
+            const void* destination) {
     PSFSIM_CUDA_CHECK(cudaEventRecord(done_[static_cast<std::size_t>(next_slot_)].get(), stream));
-    pending_calls_[(oldest_ + pending_) % pending_calls_.size()] = {next_slot_, frames, submitted};
+    pending_calls_[(oldest_ + pending_) % pending_calls_.size()] = {next_slot_, frames, submitted,
+                                                                    destination};
     ++pending_;
     next_slot_ = (next_slot_ + 1) % call_slots;
   }

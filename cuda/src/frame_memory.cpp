@@ -43,14 +43,14 @@ DeviceResources& resources(int device) {
 
 }  // namespace
 
-std::shared_ptr<void> pooled_frame_memory(int device, std::size_t bytes) {
+std::shared_ptr<void> pooled_frame_memory(int device, std::size_t bytes, cudaStream_t stream) {
   const CurrentDeviceKept kept;
   PSFSIM_CUDA_CHECK(cudaSetDevice(device));
   void* p = nullptr;
   const DeviceResources& r = resources(device);
-  PSFSIM_CUDA_CHECK(cudaMallocFromPoolAsync(&p, std::max<std::size_t>(bytes, 1), r.pool, r.stream));
-  // No wait: the frames' copy into it comes later on the same stream (copy_memory), and a
-  // consumer reads it only after that copy's wait.
+  PSFSIM_CUDA_CHECK(cudaMallocFromPoolAsync(&p, std::max<std::size_t>(bytes, 1), r.pool, stream));
+  // No wait: the frames' copy into it comes later on the same stream, and a consumer reads it
+  // only after that copy's wait.
   return {p, [device](void* q) {
             // At exit or after a device error there is nothing better to do than leave it.
             const CurrentDeviceKept kept;

@@ -1,6 +1,8 @@
 #pragma once
 // Memory for frames a caller keeps on the GPU (Backend::frame_memory, the Python module's
 // result="device"), and the copies between it and the host (Backend::memory_copy).
+#include <cuda_runtime_api.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -8,10 +10,11 @@
 namespace psfsim::cuda {
 
 // `bytes` of device memory of `device`, from a memory pool of psfsim's own that keeps what it
-// was given (a call's allocation then costs no cudaMalloc), ordered on psfsim's copy stream of
-// the device; freed in the order of the legacy default stream's work, after whatever a
-// consumer queued there.
-[[nodiscard]] std::shared_ptr<void> pooled_frame_memory(int device, std::size_t bytes);
+// was given (a call's allocation then costs no cudaMalloc), ordered on `stream`, the one its
+// first writes are queued on; freed in the order of the legacy default stream's work, after
+// whatever a consumer queued there.
+[[nodiscard]] std::shared_ptr<void> pooled_frame_memory(int device, std::size_t bytes,
+                                                        cudaStream_t stream);
 
 // Any direction between host memory and `device`'s, complete on return, on psfsim's copy
 // stream of the device: a non-blocking stream, which waits for no consumer's work (out=

@@ -29,6 +29,10 @@ class PipelinedBackend : public Backend, protected CallSteps {
     const CurrentDeviceKept kept;
     pipeline_.submit(frames, *this);
   }
+  void submit_into(std::span<const AberrationPolynomial> frames, void* frames_out) override {
+    const CurrentDeviceKept kept;
+    pipeline_.submit(frames, *this, frames_out);
+  }
   [[nodiscard]] FrameBlock finish() override {
     const CurrentDeviceKept kept;
     return pipeline_.finish(*this);
@@ -36,7 +40,8 @@ class PipelinedBackend : public Backend, protected CallSteps {
 
   [[nodiscard]] std::shared_ptr<void> frame_memory(std::size_t bytes, int& device) const override {
     device = plan_.device;
-    return pooled_frame_memory(plan_.device, bytes);
+    // On the stream the calls' copies into it are queued on (submit_into).
+    return pooled_frame_memory(plan_.device, bytes, pipeline_.stream());
   }
   [[nodiscard]] MemoryCopy memory_copy() const override { return copy_memory; }
   void wait_for_stream(std::uintptr_t stream) override { wait_for_caller_stream(stream); }

@@ -410,7 +410,7 @@ void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile, voi
       else
         copy_host(out + first * frame_bytes, static_cast<const unsigned char*>(stored.data),
                   n * frame_bytes);
-    } else if (frames != nullptr) {
+    } else if (frames != nullptr && !spec_.frames_on_device) {
       require_finite(first, block);
     }
     if (metrics != nullptr && !host_metrics_.empty()) {
@@ -437,13 +437,16 @@ void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile, voi
     }
     return;
   }
+  // Frames that stay on the device go to the caller's device memory as part of each call.
+  const bool direct = frames != nullptr && spec_.frames_on_device && !detector_;
   // Call c's polynomials live in slot c % 2 until its finish(): call c + 1 is submitted first.
   const auto submit = [&](std::size_t c) {
     const std::size_t first = c * chunk;
     std::vector<AberrationPolynomial>& phases = slots[c % 2];
     phases.resize(std::min(chunk, count - first));
     compile(first, phases);
-    backend.submit(phases);
+    if (direct) backend.submit_into(phases, out + first * frame_bytes);
+    else backend.submit(phases);
   };
   std::size_t in_flight = 0;
   try {

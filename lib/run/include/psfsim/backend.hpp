@@ -90,6 +90,15 @@ class Backend {
       throw RuntimeFailure(name() + " backend: a third call submitted before one finished");
     deferred_[submitted_++ % deferred_.size()] = frames;
   }
+  // submit() for a caller that keeps the frames in the backend's own kind of memory (device
+  // memory of the plan's device, with plan().frames_on_device): `frames_out` has room for
+  // frames.size() frames there. A backend that can put them there as part of the call (a
+  // device queues the copy behind the call's work, so that the caller waits once, not twice)
+  // returns `frames_out` as its block's data; otherwise, as by default, the caller copies the
+  // block it returns.
+  virtual void submit_into(std::span<const AberrationPolynomial> frames, void* /*frames_out*/) {
+    submit(frames);
+  }
   [[nodiscard]] virtual FrameBlock finish() {
     if (finished_ == submitted_)
       throw RuntimeFailure(name() + " backend: finish() with no call submitted");
