@@ -12,13 +12,16 @@
 # BUILD/CMakeCache.txt, BUILD/gpu-libs, BUILD/python-gpu-input (bench/gpu-stage.sh BUILD), and
 # BASE/python-gpu-input with BASE/psfsim
 # (bench/python-gpu.sh stage in the earlier build, its psfsim beside it), or BASE.tar.xz holding
-# the folder BASE: the carry's size limit is smaller than two builds' static libraries.
+# the folder BASE (and BUILD/python-gpu-input.tar.xz likewise): the carry's size limit is
+# smaller than two builds' static libraries.
 set -u
 build=${1:?usage: bench/gpu-lone-call.sh BUILD BASE}
 base=${2:?usage: bench/gpu-lone-call.sh BUILD BASE}
 out=${OUT:-$PWD/gpu-lone-call-out}
 mkdir -p "$out"
 [ -d "$base" ] || [ ! -f "$base.tar.xz" ] || tar -xJf "$base.tar.xz" -C "$(dirname "$base")"
+input=$build/python-gpu-input
+[ -d "$input" ] || [ ! -f "$input.tar.xz" ] || tar -xJf "$input.tar.xz" -C "$build"
 source bench/gpu-env.sh
 [ -e "$base/gpu-libs" ] || ln -s "$PWD/$build/gpu-libs" "$base/gpu-libs"
 status=0
