@@ -32,5 +32,34 @@ TEST(FiniteCheck, OnePieceAndManyPieces) {
   expect_first_bad_frame<double>(1500, 32 * 32, Precision::double_);  // 12 MiB: 3 pieces
 }
 
+// The scan is vectorized (a clone per vector width): a NaN or an infinity in any lane and in
+// the remainder past the last whole vector is found, and the smallest and negative values
+// (subnormals, -0) are finite.
+template <typename Real>
+void expect_every_position_found(Precision precision) {
+  for (const std::size_t pixels :
+       {std::size_t{1}, std::size_t{7}, std::size_t{37}, std::size_t{133}}) {
+    std::vector<Real> frame(pixels, std::numeric_limits<Real>::denorm_min());
+    frame.front() = Real(-0.0);
+    EXPECT_FALSE(first_non_finite_frame(frame.data(), 1, pixels, precision).has_value()) << pixels;
+    for (std::size_t i = 0; i < pixels; ++i) {
+      for (const Real bad :
+           {std::numeric_limits<Real>::quiet_NaN(), std::numeric_limits<Real>::infinity(),
+            -std::numeric_limits<Real>::infinity()}) {
+        const Real kept = frame[i];
+        frame[i] = bad;
+        EXPECT_EQ(first_non_finite_frame(frame.data(), 1, pixels, precision), 0u)
+            << pixels << " values, position " << i;
+        frame[i] = kept;
+      }
+    }
+  }
+}
+
+TEST(FiniteCheck, EveryPositionOfFramesOfAnyLength) {
+  expect_every_position_found<float>(Precision::single);
+  expect_every_position_found<double>(Precision::double_);
+}
+
 }  // namespace
 }  // namespace psfsim
