@@ -6,27 +6,23 @@ and a one-kernel round trip through PyTorch as the floor any call pays.
 
   PYTHONPATH=build-gpu/python-gpu python3 bench/python_lone_call.py
 """
-import statistics
-import time
+import os
+import sys
 
 import numpy as np
 
 import psfsim
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from python_latency import median_seconds  # noqa: E402
 
 ONE = dict(samples=128, pad_factor=2, grid="linspace", seidel=[(2, 1, 1.0)], precision="single",
            wisdom="none", normalize="none", backend="cuda")
 REPEATS = 3000
 
 
-def median_us(call, repeats=REPEATS, warm=100):
-    for _ in range(warm):
-        call()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    return 1e6 * statistics.median(times)
+def median_us(call):
+    return 1e6 * median_seconds(call, REPEATS, warm=100)
 
 
 def main():

@@ -21,31 +21,23 @@ namespace {
 #endif
 
 // All-ones exponent bits: infinity or NaN. Bits are OR-reduced without branches, so the
-// loops vectorize.
-PSFSIM_VECTOR_CLONES bool any_non_finite_single(const unsigned char* bytes, std::size_t count) {
-  std::uint32_t found = 0;
+// loop vectorizes.
+template <typename Bits, Bits exponent>
+PSFSIM_VECTOR_CLONES bool any_non_finite(const void* data, std::size_t count) {
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  Bits found = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    std::uint32_t v;
-    std::memcpy(&v, bytes + i * sizeof v, sizeof v);
-    found |= static_cast<std::uint32_t>((v & 0x7f800000u) == 0x7f800000u);
-  }
-  return found != 0;
-}
-
-PSFSIM_VECTOR_CLONES bool any_non_finite_double(const unsigned char* bytes, std::size_t count) {
-  std::uint64_t found = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    std::uint64_t v;
-    std::memcpy(&v, bytes + i * sizeof v, sizeof v);
-    found |= static_cast<std::uint64_t>((v & 0x7ff0000000000000ull) == 0x7ff0000000000000ull);
+    Bits v;
+    std::memcpy(&v, bytes + i * sizeof(Bits), sizeof(Bits));
+    found |= static_cast<Bits>((v & exponent) == exponent);
   }
   return found != 0;
 }
 
 bool frame_non_finite(const void* frame, std::size_t elements, Precision precision) {
-  const auto* bytes = static_cast<const unsigned char*>(frame);
-  return precision == Precision::single ? any_non_finite_single(bytes, elements)
-                                        : any_non_finite_double(bytes, elements);
+  if (precision == Precision::single)
+    return any_non_finite<std::uint32_t, 0x7f800000u>(frame, elements);
+  return any_non_finite<std::uint64_t, 0x7ff0000000000000ull>(frame, elements);
 }
 
 }  // namespace
