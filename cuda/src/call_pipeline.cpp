@@ -55,8 +55,8 @@ void CallPipeline<Real>::submit(std::span<const AberrationPolynomial> frames, Ca
   const GraphKey key = stage_phase_tables(frames, slot, steps);
   maps_.set_frames(frames, slot);
   const cudaStream_t last = steps.launch(key);
-  if (destination == nullptr || !frames_on_device_ || !stores_frames_) destination = nullptr;
-  else
+  if (!frames_on_device_ || !stores_frames_) destination = nullptr;  // the caller copies
+  if (destination != nullptr)
     PSFSIM_CUDA_CHECK(cudaMemcpyAsync(destination, output_frames(slot), count * frame_bytes_,
                                       cudaMemcpyDeviceToDevice, last));
   calls_.push(frames.size(), start, last, destination);
