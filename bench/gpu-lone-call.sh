@@ -3,8 +3,9 @@
 # the CUDA tests, compute-sanitizer's memcheck over the backend contract's cuda cases, the
 # module's pytest suite on the GPU (bench/python-gpu.sh test); then psfsim_cuda_lone_call_bench
 # (a lone call step by step), and bench/python_lone_call.py and bench/python_latency.py with
-# this build's module and an earlier build's, interleaved. CHECKS=0 leaves out the tests,
-# LATENCY=0 python_latency.py.
+# this build's module and an earlier build's, interleaved
+# (bench/gpu-python-against-baseline.sh). CHECKS=0 leaves out the tests, LATENCY=0
+# python_latency.py.
 #
 #   [ROUNDS=2] [CHECKS=1] [LATENCY=1] bench/gpu-lone-call.sh BUILD BASE
 #
@@ -23,7 +24,6 @@ mkdir -p "$out"
 input=$build/python-gpu-input
 [ -d "$input" ] || [ ! -f "$input.tar.xz" ] || tar -xJf "$input.tar.xz" -C "$build"
 source bench/gpu-env.sh
-[ -e "$base/gpu-libs" ] || ln -s "$PWD/$build/gpu-libs" "$base/gpu-libs"
 status=0
 
 echo "== device"
@@ -45,36 +45,11 @@ if [ "${CHECKS:-1}" = 1 ]; then
   grep -E "passed|failed|error" "$out/python-tests.txt" | tail -n 5
 fi
 
-echo "== the modules: $base's and $build's"
-# The earlier module from its own sources (BASE/src, where present), so that neither the
-# binding nor the headers of this tree leak into it.
-if [ -d "$base/src" ]; then
-  (cd "$base/src" && bench/python-gpu.sh build "$OLDPWD/$base") >"$out/build-base.txt" 2>&1
-else
-  bench/python-gpu.sh build "$base" >"$out/build-base.txt" 2>&1
-fi || { status=1; tail -n 20 "$out/build-base.txt"; }
-if [ "${CHECKS:-1}" != 1 ]; then
-  bench/python-gpu.sh build "$build" >"$out/build.txt" 2>&1 || { status=1; tail -n 20 "$out/build.txt"; }
-fi
-
 echo "== a lone call, step by step ($build)"
 "$build/bench/psfsim_cuda_lone_call_bench" || status=1
-exe() { [ -x "$1/psfsim" ] && echo "$PWD/$1/psfsim" || echo "$PWD/$1/apps/psfsim"; }
-for round in $(seq "${ROUNDS:-2}"); do
-  for b in "$base" "$build"; do
-    echo "-- bench/python_lone_call.py, round $round: $b"
-    PYTHONPATH=$PWD/$b/python-gpu python3 bench/python_lone_call.py || status=1
-  done
-done
-[ "${LATENCY:-1}" = 1 ] || exit $status
 
-echo "== bench/python_latency.py, ${ROUNDS:-2} rounds"
-for round in $(seq "${ROUNDS:-2}"); do
-  for b in "$base" "$build"; do
-    echo "-- round $round: $b"
-    PYTHONPATH=$PWD/$b/python-gpu PSFSIM_EXECUTABLE=$(exe "$b") \
-      python3 bench/python_latency.py -o "$out/latency-$(basename "$b")-$round.md" |
-      grep -E "batch|one PSF|result=|Simulator|engine's own total|overhead" || status=1
-  done
-done
+echo "== the modules, $base's beside $build's"
+scripts="bench/python_lone_call.py"
+[ "${LATENCY:-1}" = 1 ] && scripts="$scripts bench/python_latency.py"
+OUT=$out SCRIPTS=$scripts bench/gpu-python-against-baseline.sh "$build" "$base" || status=1
 exit $status

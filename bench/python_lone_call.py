@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""Where a lone Python call of one PSF on the GPU spends its time (docs/performance.md, the
-Python module's targets): medians of warm calls of the original question's case (N = 128,
-M = 256, float32, the whole frame), each way of calling it beside the others in one process,
-and a one-kernel round trip through PyTorch as the floor any call pays.
+"""Where a lone Python call of one PSF spends its time (docs/performance.md, the Python
+module's targets): medians of warm calls of the original question's case (N = 128, M = 256,
+float32, the whole frame), each way of calling it beside the others in one process, and a
+one-kernel round trip through PyTorch as the floor any call pays on the GPU.
+
+With --cpu: the cpu backend at N = 16, 64 and 128, `sim()` and `sim(out=)` beside the engine's
+own total for the same options (`psfsim run --repeat`, PSFSIM_EXECUTABLE or build/apps/psfsim):
+the module's overhead.
 
   PYTHONPATH=build-gpu/python-gpu python3 bench/python_lone_call.py
+  PYTHONPATH=build/python /usr/bin/python3 bench/python_lone_call.py --cpu
 """
+import argparse
 import os
 import sys
 
@@ -14,7 +20,7 @@ import numpy as np
 import psfsim
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from python_latency import median_seconds  # noqa: E402
+from python_latency import engine_total, median_seconds  # noqa: E402
 
 ONE = dict(samples=128, pad_factor=2, grid="linspace", seidel=[(2, 1, 1.0)], precision="single",
            wisdom="none", normalize="none", backend="cuda")
@@ -25,7 +31,24 @@ def median_us(call):
     return 1e6 * median_seconds(call, REPEATS, warm=100)
 
 
+def cpu_rows():
+    for n in (16, 64, 128):
+        options = dict(ONE, backend="cpu", samples=n)
+        sim = psfsim.Simulator(**options)
+        frame = np.empty(sim.frame_shape, np.float32)
+        total = engine_total("cpu", REPEATS, options)
+        print(f"N={n}: sim() {median_us(sim):.1f} us, sim(out=) "
+              f"{median_us(lambda: sim(out=frame)):.1f} us, the engine's total "
+              + ("(no psfsim executable)" if total is None else f"{1e6 * total:.1f} us"),
+              flush=True)
+
+
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cpu", action="store_true", help="the cpu backend's overhead")
+    if parser.parse_args().cpu:
+        cpu_rows()
+        return
     if "cuda" not in psfsim.usable_backends():
         print("cuda backend not usable here")
         return
