@@ -230,6 +230,106 @@ TEST_P(BackendContract, EveryOutputElementIsRewritten) {
   }
 }
 
+// lend_block: a lent block keeps its bytes through later calls (which go elsewhere) and after
+// the backend is gone; at most two are lent at once; two calls in flight while two are lent
+// still compute right (the backend takes fresh memory); a block let go is lent again. A
+// backend that cannot lend (a host's) says so with null. Host frames and frames kept on the
+// device alike.
+TEST_P(BackendContract, LentBlocksStayTheCallersUntilLetGo) {
+  const TwoCalls calls;
+  const BackendEntry& entry = *builtin_backends().find(backend());
+  for (const bool on_device : {false, true}) {
+    SCOPED_TRACE(on_device ? "frames on the device" : "host frames");
+    PsfPlan plan =
+        plan_for(make_case(32, 64, Grid::centered, Normalization::sum, 0, 0.0, {}), precision(), 5);
+    plan.frames_on_device = on_device && entry.site == ComputeSite::device;
+    auto b = entry.create(plan);
+    const Backend::MemoryCopy copy = b->memory_copy();
+    const auto host_bytes = [&](const void* data, std::size_t frames) {
+      std::vector<unsigned char> v(frames * plan.frame_bytes());
+      copy(v.data(), data, v.size(), plan.device);
+      return v;
+    };
+    const auto full = host_bytes(b->compute(calls.full).data, 5);
+    const auto part = host_bytes(b->compute(calls.part).data, 2);
+
+    const FrameBlock first = b->compute(calls.full);
+    std::shared_ptr<const void> kept_full = b->lend_block();
+    if (entry.site != ComputeSite::device) {
+      EXPECT_EQ(kept_full, nullptr);
+      continue;
+    }
+    ASSERT_NE(kept_full, nullptr);
+    EXPECT_EQ(kept_full.get(), first.data);
+    EXPECT_EQ(b->lend_block(), nullptr) << "a block lent twice";
+    (void)b->compute(calls.part);
+    std::shared_ptr<const void> kept_part = b->lend_block();
+    ASSERT_NE(kept_part, nullptr);
+    for (int call = 0; call < 4; ++call) {
+      const FrameBlock later = b->compute(calls.full);
+      EXPECT_NE(later.data, kept_full.get());
+      EXPECT_NE(later.data, kept_part.get());
+      EXPECT_EQ(host_bytes(later.data, 5), full);
+      EXPECT_EQ(b->lend_block(), nullptr) << "a third block lent";
+    }
+    // Two calls in flight with two blocks lent.
+    b->submit(calls.part);
+    b->submit(calls.full);
+    const FrameBlock a = b->finish();
+    const FrameBlock c = b->finish();
+    EXPECT_EQ(host_bytes(a.data, 2), part);
+    EXPECT_EQ(host_bytes(c.data, 5), full);
+    for (const void* data : {a.data, c.data}) {
+      EXPECT_NE(data, kept_full.get());
+      EXPECT_NE(data, kept_part.get());
+    }
+    kept_part.reset();
+    (void)b->compute(calls.part);
+    kept_part = b->lend_block();
+    ASSERT_NE(kept_part, nullptr) << "a block let go is not lent again";
+    b.reset();
+    EXPECT_EQ(host_bytes(kept_full.get(), 5), full);
+    EXPECT_EQ(host_bytes(kept_part.get(), 2), part);
+  }
+}
+
+// FrameBlock::finite: a block marked finite holds only finite values, a frame of NaN (a NaN
+// coefficient) unmarks its block, and the next call's block is marked again. A device writing
+// host frames must mark them (its kernels flag what they write), through the FFT and the MFT,
+// each normalization, and the copy engine's pieces.
+TEST_P(BackendContract, FiniteMarkHoldsForWhatTheBlockHolds) {
+  const BackendEntry& entry = *builtin_backends().find(backend());
+  const bool must_mark = entry.site == ComputeSite::device;
+  const auto nan = std::numeric_limits<double>::quiet_NaN();
+  for (const Propagation propagation : {Propagation::fft, Propagation::mft}) {
+    for (const Case& c : {make_case(40, 81, Grid::linspace, Normalization::sum, 31, 0.2, {}),
+                          make_case(32, 64, Grid::centered, Normalization::peak, 0, 0.0, {}),
+                          make_case(200, 448, Grid::centered, Normalization::none, 0, 0.2, {})}) {
+      SCOPED_TRACE(describe(c) + (propagation == Propagation::mft ? " mft" : " fft"));
+      PsfPlan plan = plan_for(c, precision(), 3);
+      plan.propagation = propagation;
+      const auto b = entry.create(plan);
+      const auto all_finite = [&](const FrameBlock& block) {
+        const std::vector<double> v = widen(block, b->plan());
+        return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
+      };
+      const auto good = compile_all({mixed(), seidel({{2, 0, 1.5}}), seidel({})});
+      const FrameBlock first = b->compute(good);
+      EXPECT_TRUE(all_finite(first));
+      EXPECT_EQ(first.finite, must_mark);
+
+      const auto bad = compile_all({mixed(), seidel({{2, 0, nan}})});
+      const FrameBlock poisoned = b->compute(bad);
+      EXPECT_FALSE(all_finite(poisoned));
+      EXPECT_FALSE(poisoned.finite);
+
+      const FrameBlock after = b->compute(good);
+      EXPECT_TRUE(all_finite(after));
+      EXPECT_EQ(after.finite, must_mark);
+    }
+  }
+}
+
 TEST_P(BackendContract, RefusesMoreFramesThanThePlanHoldsAsBadInput) {
   const auto b = make(make_case(16, 32, Grid::centered, Normalization::peak, 0, 0.0, {}), 2);
   const auto three = compile_all({seidel({}), seidel({}), seidel({})});

@@ -1,6 +1,8 @@
 #include "call_pipeline.hpp"
 
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "cuda_check.hpp"
 #include "device_info.hpp"
@@ -26,13 +28,12 @@ CallPipeline<Real>::CallPipeline(const PsfPlan& plan, bool inline_tables)
 
 template <typename Real>
 void CallPipeline<Real>::allocate_outputs(std::size_t frame_values, std::size_t metric_values) {
+  frame_values_ = frame_values;
   for (int slot = 0; slot < call_slots && frame_values > 0; ++slot) {
-    if (frames_on_device_) {
-      at(device_frames_, slot) = DeviceBuffer<Real>(frame_values);
-      at(frames_view_, slot) = at(device_frames_, slot).data();
-    } else {
-      at(host_frames_, slot) = PinnedBuffer<Real>(frame_values);
-      at(frames_view_, slot) = device_view(at(host_frames_, slot));
+    at(frames_, slot).allocate(frame_values, frames_on_device_);
+    if (!frames_on_device_) {
+      at(non_finite_, slot) = PinnedBuffer<int>(1);
+      at(non_finite_view_, slot) = device_view(at(non_finite_, slot));
     }
   }
   for (int slot = 0; slot < call_slots && metric_values > 0; ++slot) {
@@ -51,7 +52,10 @@ void CallPipeline<Real>::submit(std::span<const AberrationPolynomial> frames, Ca
                      " frames given, the plan holds 1 to " + std::to_string(max_batch_));
   select_device(device_);
 
-  const int slot = calls_.next_slot(backend_name);
+  const int slot = take_slot();
+  lendable_slot_ = -1;
+  // The slot's previous call has finished: its flag is read.
+  if (int* flag = at(non_finite_, slot).data()) *flag = 0;
   const GraphKey key = stage_phase_tables(frames, slot, steps);
   maps_.set_frames(frames, slot);
   const cudaStream_t last = steps.launch(key);
@@ -59,7 +63,21 @@ void CallPipeline<Real>::submit(std::span<const AberrationPolynomial> frames, Ca
   if (destination != nullptr)
     PSFSIM_CUDA_CHECK(cudaMemcpyAsync(destination, output_frames(slot), count * frame_bytes_,
                                       cudaMemcpyDeviceToDevice, last));
-  calls_.push(frames.size(), start, last, destination);
+  calls_.push(slot, frames.size(), start, last, destination);
+}
+
+template <typename Real>
+int CallPipeline<Real>::take_slot() {
+  const int slot = calls_.next_slot(backend_name, [&](int s) { return at(frames_, s).lent(); });
+  if (slot >= 0) {
+    at(frames_, slot).wait_for_release(stream_.get());
+    return slot;
+  }
+  const int reclaimed = calls_.next_free_slot();
+  PSFSIM_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));  // calls in flight use the graphs
+  graphs_.clear();
+  at(frames_, reclaimed).allocate(frame_values_, frames_on_device_);
+  return reclaimed;
 }
 
 template <typename Real>
@@ -73,9 +91,23 @@ FrameBlock CallPipeline<Real>::finish(const CallSteps& steps) {
                                              : output_frames(call.slot);
   block.metrics = has_metrics_ ? at(host_metrics_, call.slot).data() : nullptr;
   block.frames = call.frames;
+  const int* flag = at(non_finite_, call.slot).data();
+  block.finite = flag != nullptr && *flag == 0;
   block.times = steps.times(call.slot, static_cast<int>(call.frames));
   block.times.total = added;
+  lendable_slot_ = stores_frames_ && call.destination == nullptr ? call.slot : -1;
   return block;
+}
+
+template <typename Real>
+std::shared_ptr<const void> CallPipeline<Real>::lend() {
+  if (lendable_slot_ < 0) return nullptr;
+  int lent = 0;
+  for (int s = 0; s < call_slots; ++s) lent += at(frames_, s).lent() ? 1 : 0;
+  // One slot stays unlent for the next call (two calls in flight make take_slot reclaim one).
+  if (lent >= call_slots - 1) return nullptr;
+  const int slot = std::exchange(lendable_slot_, -1);
+  return at(frames_, slot).lend(device_);
 }
 
 template <typename Real>

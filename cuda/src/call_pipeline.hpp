@@ -23,6 +23,7 @@
 #include "psfsim/stage_times.hpp"
 #include "pupil_kernel.hpp"
 #include "pupil_map_buffers.hpp"
+#include "slot_frames.hpp"
 #include "stream_and_events.hpp"
 
 namespace psfsim::cuda {
@@ -69,6 +70,10 @@ class CallPipeline {
   void submit(std::span<const AberrationPolynomial> frames, CallSteps& steps,
               void* destination = nullptr);
   [[nodiscard]] FrameBlock finish(const CallSteps& steps);
+  // Backend::lend_block: the slot memory of the block finish() last returned, unless a call
+  // was submitted since, the block is in a submit_into destination, or lending it would leave
+  // fewer than two slots unlent (null then: the caller copies the block).
+  [[nodiscard]] std::shared_ptr<const void> lend();
   // From the backend's destructor: nothing may still run on buffers about to be freed, and
   // the graphs go before the buffers and plans they use. Errors here are past caring about.
   void stop() noexcept;
@@ -100,11 +105,14 @@ class CallPipeline {
   // The slot's output frames: where a block's data points (pinned host addresses, or device
   // addresses with frames_on_device), for copies; and their device views, for kernels that
   // write them directly (over the bus when pinned).
-  [[nodiscard]] Real* output_frames(int slot) const noexcept {
-    return frames_on_device_ ? at(device_frames_, slot).data() : at(host_frames_, slot).data();
-  }
-  [[nodiscard]] Real* frames_view(int slot) const noexcept { return at(frames_view_, slot); }
+  [[nodiscard]] Real* output_frames(int slot) const noexcept { return at(frames_, slot).data(); }
+  [[nodiscard]] Real* frames_view(int slot) const noexcept { return at(frames_, slot).view(); }
   [[nodiscard]] double* metrics_view(int slot) const noexcept { return at(metrics_view_, slot); }
+  // The flag the kernels that write a call's host frames set for a value that is not finite
+  // (finite_flag.cuh), cleared at submit; null where frames stay on the device or none are
+  // stored. Every kernel that writes host frames must be given it: finish() reports the
+  // frames as checked (FrameBlock::finite) from it alone.
+  [[nodiscard]] int* non_finite_view(int slot) const noexcept { return at(non_finite_view_, slot); }
   // `bytes` of device frames into the slot's output frames, `offset` values in on both sides.
   void issue_frame_copy(int slot, std::size_t offset, const Real* device_frames, std::size_t bytes,
                         cudaStream_t stream) const;
@@ -121,6 +129,10 @@ class CallPipeline {
   }
   GraphKey stage_phase_tables(std::span<const AberrationPolynomial> frames, int slot,
                               const CallSteps& steps);
+  // The slot of the next call. Where every slot no pending call holds is lent (a caller keeps
+  // two blocks while it has two calls in flight), the next in turn gets fresh memory, and the
+  // graphs that wrote its old memory go.
+  int take_slot();
 
   int device_;
   int max_batch_;
@@ -135,11 +147,13 @@ class CallPipeline {
   Stream stream_;
   Stream copy_stream_;
   PupilMapBuffers maps_;
-  std::array<PinnedBuffer<Real>, call_slots> host_frames_;
-  std::array<DeviceBuffer<Real>, call_slots> device_frames_;  // instead, with frames_on_device
-  std::array<Real*, call_slots> frames_view_{};
+  std::size_t frame_values_ = 0;  // per slot
+  std::array<SlotFrames<Real>, call_slots> frames_;
+  int lendable_slot_ = -1;  // of the block finish() last returned, until the next submit
   std::array<PinnedBuffer<double>, call_slots> host_metrics_;
   std::array<double*, call_slots> metrics_view_{};
+  std::array<PinnedBuffer<int>, call_slots> non_finite_;
+  std::array<int*, call_slots> non_finite_view_{};
   InlineTables inline_tables_{};
   std::array<PinnedBuffer<double>, call_slots> staged_tables_;
   std::array<double*, call_slots> staged_tables_view_{};

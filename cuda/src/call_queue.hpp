@@ -2,7 +2,8 @@
 // The calls a CUDA backend has submitted and not yet finished (Backend::submit and finish).
 // Each call owns one of call_slots sets of host buffers (pinned output, staged tables, map
 // indices, timing events): a block must outlive two more calls, so call c + 3 is the first
-// to take call c's slot again.
+// to take call c's slot again. Slots whose output is lent to a caller (SlotFrames) are passed
+// over, which only a caller that takes each block before its next submit may see.
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -28,21 +29,34 @@ class CallQueue {
     const void* destination = nullptr;  // where the call's frames were copied, if anywhere
   };
 
-  // The slot of the call about to be submitted.
-  [[nodiscard]] int next_slot(const std::string& backend) const {
+  // The slot of the call about to be submitted: the next in turn that no pending call holds
+  // and `lent(slot)` does not claim, else -1 (every free slot lent). With none lent, slots go
+  // round in turn.
+  template <typename Lent>
+  [[nodiscard]] int next_slot(const std::string& backend, const Lent& lent) const {
     if (pending_ == pending_calls_.size())
       throw RuntimeFailure(backend + " backend: a third call submitted before one finished");
-    return next_slot_;
+    for (int step = 0; step < call_slots; ++step) {
+      const int slot = (next_slot_ + step) % call_slots;
+      if (!holds(slot) && !lent(slot)) return slot;
+    }
+    return -1;
+  }
+  // The next in turn that no pending call holds, lent or not.
+  [[nodiscard]] int next_free_slot() const noexcept {
+    int slot = next_slot_;
+    while (holds(slot)) slot = (slot + 1) % call_slots;
+    return slot;
   }
 
-  // After the call's work has been issued on `stream`.
-  void push(std::size_t frames, Clock::time_point submitted, cudaStream_t stream,
+  // After the call's work, in `slot`, has been issued on `stream`.
+  void push(int slot, std::size_t frames, Clock::time_point submitted, cudaStream_t stream,
             const void* destination) {
-    PSFSIM_CUDA_CHECK(cudaEventRecord(done_[static_cast<std::size_t>(next_slot_)].get(), stream));
-    pending_calls_[(oldest_ + pending_) % pending_calls_.size()] = {next_slot_, frames, submitted,
+    PSFSIM_CUDA_CHECK(cudaEventRecord(done_[static_cast<std::size_t>(slot)].get(), stream));
+    pending_calls_[(oldest_ + pending_) % pending_calls_.size()] = {slot, frames, submitted,
                                                                     destination};
     ++pending_;
-    next_slot_ = (next_slot_ + 1) % call_slots;
+    next_slot_ = (slot + 1) % call_slots;
   }
 
   // Waits for the oldest call and removes it. `added` is the time it added to the run: from
@@ -60,6 +74,12 @@ class CallQueue {
   }
 
  private:
+  [[nodiscard]] bool holds(int slot) const noexcept {
+    for (std::size_t i = 0; i < pending_; ++i)
+      if (pending_calls_[(oldest_ + i) % pending_calls_.size()].slot == slot) return true;
+    return false;
+  }
+
   std::array<Event, call_slots> done_{Event{cudaEventDisableTiming}, Event{cudaEventDisableTiming},
                                       Event{cudaEventDisableTiming}};
   std::array<Call, 2> pending_calls_{};

@@ -408,7 +408,7 @@ void CufftBackend<Real>::issue_intensity(const GraphKey& key, int first, int cou
   // Pieces run in stream order, so they share the sum scratch.
   const IntensityOutput<Real> output{
       policy_.direct_write ? pipeline_.frames_view(key.slot) + offset : device_frames,
-      device_frames, block_sums_.data(), frame_scales_.data()};
+      device_frames, block_sums_.data(), frame_scales_.data(), pipeline_.non_finite_view(key.slot)};
   launch_intensity<Real>(fields_.data() + first * field_elements(), shape, plan_.normalization,
                          peak_scale_, output, pipeline_.stream());
 }

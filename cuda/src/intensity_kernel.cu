@@ -1,4 +1,5 @@
 #include "cuda_check.hpp"
+#include "finite_flag.cuh"
 #include "intensity_kernel.hpp"
 
 namespace psfsim::cuda {
@@ -39,7 +40,8 @@ __device__ inline BlockSpan block_span(const IntensityShape& s) {
 template <typename Real, bool kSumFrames>
 __global__ void __launch_bounds__(block_threads)
     intensity_kernel(const DeviceComplex<Real>* __restrict__ fields, Real* __restrict__ out,
-                     IntensityShape s, Real scale, double* __restrict__ block_sums) {
+                     IntensityShape s, Real scale, double* __restrict__ block_sums,
+                     int* non_finite) {
   const BlockSpan span = block_span(s);
   const long long padded = s.padded;
   const DeviceComplex<Real>* in = fields + span.frame * padded * padded;
@@ -52,7 +54,9 @@ __global__ void __launch_bounds__(block_threads)
         in[(s.crop_start + span.first_row + i) * padded + s.crop_start + j];
     const Real v = z.x * z.x + z.y * z.y;
     if constexpr (kSumFrames) total += v;
-    dst[idx] = v * scale;
+    const Real scaled = v * scale;
+    dst[idx] = scaled;
+    flag_non_finite(scaled, non_finite);
   }
   if constexpr (kSumFrames) {
     total = block_sum(total);
@@ -75,12 +79,15 @@ __global__ void __launch_bounds__(block_threads)
 template <typename Real>
 __global__ void __launch_bounds__(block_threads)
     apply_scale_kernel(const Real* in, Real* out, IntensityShape s,
-                       const double* __restrict__ frame_scales) {
+                       const double* __restrict__ frame_scales, int* non_finite) {
   const BlockSpan span = block_span(s);
   const long long first = (static_cast<long long>(span.frame) * s.frame + span.first_row) * s.frame;
   const Real scale = static_cast<Real>(frame_scales[span.frame]);
-  for (int idx = threadIdx.x; idx < span.count; idx += block_threads)
-    out[first + idx] = in[first + idx] * scale;
+  for (int idx = threadIdx.x; idx < span.count; idx += block_threads) {
+    const Real v = in[first + idx] * scale;
+    out[first + idx] = v;
+    flag_non_finite(v, non_finite);
+  }
 }
 
 }  // namespace
@@ -93,19 +100,19 @@ void launch_intensity(const DeviceComplex<Real>* fields, const IntensityShape& s
   if (normalization != Normalization::sum) {
     const Real scale =
         normalization == Normalization::peak ? static_cast<Real>(peak_scale) : Real(1);
-    intensity_kernel<Real, false>
-        <<<blocks, block_threads, 0, stream>>>(fields, output.destination, shape, scale, nullptr);
+    intensity_kernel<Real, false><<<blocks, block_threads, 0, stream>>>(
+        fields, output.destination, shape, scale, nullptr, output.non_finite);
     PSFSIM_CUDA_CHECK_LAUNCH();
     return;
   }
-  intensity_kernel<Real, true><<<blocks, block_threads, 0, stream>>>(fields, output.unscaled, shape,
-                                                                     Real(1), output.block_sums);
+  intensity_kernel<Real, true><<<blocks, block_threads, 0, stream>>>(
+      fields, output.unscaled, shape, Real(1), output.block_sums, nullptr);
   PSFSIM_CUDA_CHECK_LAUNCH();
   frame_scale_kernel<<<shape.frames, block_threads, 0, stream>>>(
       output.block_sums, shape.tiling.blocks_per_frame, output.frame_scales);
   PSFSIM_CUDA_CHECK_LAUNCH();
   apply_scale_kernel<Real><<<blocks, block_threads, 0, stream>>>(
-      output.unscaled, output.destination, shape, output.frame_scales);
+      output.unscaled, output.destination, shape, output.frame_scales, output.non_finite);
   PSFSIM_CUDA_CHECK_LAUNCH();
 }
 

@@ -53,6 +53,9 @@ struct IntensityOutput {
   Real* unscaled = nullptr;        // device, frames * K * K; may equal destination
   double* block_sums = nullptr;    // device, frames * tiling.blocks_per_frame
   double* frame_scales = nullptr;  // device, frames
+  // Set to 1 by any value written to `destination` that is not finite (left as it was
+  // otherwise); null: not checked.
+  int* non_finite = nullptr;
 };
 
 // none / peak: one launch, every value times 1 or `peak_scale`. sum: three launches, each

@@ -567,9 +567,10 @@ template <typename Real>
 void MftBackend<Real>::issue_intensity(const GraphKey& key, int first, int count) {
   if (!plan_.metrics.store_frames) return;
   const std::size_t offset = static_cast<std::size_t>(first) * pixels();
-  Real* destination = schedule_.direct_write
-                          ? pipeline_.frames_view(key.slot) + offset
-                          : device_frames_[static_cast<std::size_t>(key.slot)].data() + offset;
+  const MftDestination<Real> destination{
+      schedule_.direct_write ? pipeline_.frames_view(key.slot) + offset
+                             : device_frames_[static_cast<std::size_t>(key.slot)].data() + offset,
+      pipeline_.non_finite_view(key.slot)};
   const long long channel_stride = piece_elements(static_cast<long long>(k_) * k_);
   if (fold_) {
     const MftIntensityShape planes{k_ * k_, count, channels(), 2 * channel_stride};

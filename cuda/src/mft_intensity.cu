@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "cuda_check.hpp"
+#include "finite_flag.cuh"
 #include "mft_intensity.hpp"
 
 namespace psfsim::cuda {
@@ -42,11 +43,14 @@ __device__ inline Real weighted_intensity(const Fields& fields, const MftIntensi
 template <typename Real, typename Fields>
 __global__ void __launch_bounds__(block_threads)
     weighted_intensity_kernel(Fields fields, MftIntensityShape s, const Real* __restrict__ weights,
-                              Real* __restrict__ out) {
+                              Real* __restrict__ out, int* non_finite) {
   const long long total = static_cast<long long>(s.frames) * s.pixels;
   for (long long i = static_cast<long long>(blockIdx.x) * block_threads + threadIdx.x; i < total;
-       i += static_cast<long long>(gridDim.x) * block_threads)
-    out[i] = weighted_intensity(fields, s, weights, i);
+       i += static_cast<long long>(gridDim.x) * block_threads) {
+    const Real v = weighted_intensity(fields, s, weights, i);
+    out[i] = v;
+    flag_non_finite(v, non_finite);
+  }
 }
 
 // Sum over the block in a fixed order; the result is valid in every thread.
@@ -70,30 +74,34 @@ __device__ double block_total(double v) {
 template <typename Real, typename Fields>
 __global__ void __launch_bounds__(block_threads)
     sum_normalized_kernel(Fields fields, MftIntensityShape s, const Real* __restrict__ weights,
-                          Real* __restrict__ out) {
+                          Real* __restrict__ out, int* non_finite) {
   const long long first = static_cast<long long>(blockIdx.x) * s.pixels;
   double partial = 0.0;
   for (int p = threadIdx.x; p < s.pixels; p += block_threads)
     partial += weighted_intensity(fields, s, weights, first + p);
   const double total = block_total(partial);
   const Real scale = static_cast<Real>(total > 0.0 ? 1.0 / total : 1.0);
-  for (int p = threadIdx.x; p < s.pixels; p += block_threads)
-    out[first + p] = weighted_intensity(fields, s, weights, first + p) * scale;
+  for (int p = threadIdx.x; p < s.pixels; p += block_threads) {
+    const Real v = weighted_intensity(fields, s, weights, first + p) * scale;
+    out[first + p] = v;
+    flag_non_finite(v, non_finite);
+  }
 }
 
 template <typename Real, typename Fields>
 void launch(const Fields& fields, const MftIntensityShape& shape, const Real* weights,
-            Normalization normalization, Real* destination, cudaStream_t stream) {
+            Normalization normalization, const MftDestination<Real>& destination,
+            cudaStream_t stream) {
   if (normalization == Normalization::sum) {
     sum_normalized_kernel<Real, Fields>
-        <<<static_cast<unsigned>(shape.frames), block_threads, 0, stream>>>(fields, shape, weights,
-                                                                            destination);
+        <<<static_cast<unsigned>(shape.frames), block_threads, 0, stream>>>(
+            fields, shape, weights, destination.frames, destination.non_finite);
   } else {
     const long long total = static_cast<long long>(shape.frames) * shape.pixels;
     const long long blocks = std::min(max_blocks, (total + block_threads - 1) / block_threads);
     weighted_intensity_kernel<Real, Fields>
-        <<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(fields, shape, weights,
-                                                                      destination);
+        <<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(
+            fields, shape, weights, destination.frames, destination.non_finite);
   }
   PSFSIM_CUDA_CHECK_LAUNCH();
 }
@@ -102,23 +110,25 @@ void launch(const Fields& fields, const MftIntensityShape& shape, const Real* we
 
 template <typename Real>
 void launch_mft_intensity(const DeviceComplex<Real>* fields, const MftIntensityShape& shape,
-                          const Real* weights, Normalization normalization, Real* destination,
-                          cudaStream_t stream) {
+                          const Real* weights, Normalization normalization,
+                          const MftDestination<Real>& destination, cudaStream_t stream) {
   launch(InterleavedFields<Real>{fields}, shape, weights, normalization, destination, stream);
 }
 
 template <typename Real>
 void launch_mft_intensity_planar(const Real* fields, const MftIntensityShape& shape,
                                  const Real* weights, Normalization normalization,
-                                 Real* destination, cudaStream_t stream) {
+                                 const MftDestination<Real>& destination, cudaStream_t stream) {
   launch(PlanarFields<Real>{fields}, shape, weights, normalization, destination, stream);
 }
 
 #define PSFSIM_INSTANTIATE(Real)                                                                 \
   template void launch_mft_intensity<Real>(const DeviceComplex<Real>*, const MftIntensityShape&, \
-                                           const Real*, Normalization, Real*, cudaStream_t);     \
-  template void launch_mft_intensity_planar<Real>(                                               \
-      const Real*, const MftIntensityShape&, const Real*, Normalization, Real*, cudaStream_t);
+                                           const Real*, Normalization,                           \
+                                           const MftDestination<Real>&, cudaStream_t);           \
+  template void launch_mft_intensity_planar<Real>(const Real*, const MftIntensityShape&,         \
+                                                  const Real*, Normalization,                    \
+                                                  const MftDestination<Real>&, cudaStream_t);
 PSFSIM_INSTANTIATE(float)
 PSFSIM_INSTANTIATE(double)
 #undef PSFSIM_INSTANTIATE

@@ -15,6 +15,14 @@ struct MftIntensityShape {
   long long channel_stride = 0;  // values from one channel's fields to the next
 };
 
+// Where the frames go, and the flag any value that is not finite sets (finite_flag.cuh; null:
+// not checked).
+template <typename Real>
+struct MftDestination {
+  Real* frames = nullptr;
+  int* non_finite = nullptr;
+};
+
 // `fields`: channel k's frame f at fields + k * channel_stride + f * pixels, row-major K x K.
 // `weights`: device, one per channel. none and peak: the frame is sum_k weights[k] |E_k|^2, so
 // the caller folds the normalization's constant into the weights. sum: one block per frame
@@ -22,8 +30,8 @@ struct MftIntensityShape {
 // frame divided by it; nothing but the frames is written.
 template <typename Real>
 void launch_mft_intensity(const DeviceComplex<Real>* fields, const MftIntensityShape& shape,
-                          const Real* weights, Normalization normalization, Real* destination,
-                          cudaStream_t stream);
+                          const Real* weights, Normalization normalization,
+                          const MftDestination<Real>& destination, cudaStream_t stream);
 
 // The same from the folded products' fields (psfsim/cuda/mft_fold.hpp): channel k's frame f
 // as two row-major K x K planes, real then imaginary, at fields + k * channel_stride +
@@ -31,6 +39,6 @@ void launch_mft_intensity(const DeviceComplex<Real>* fields, const MftIntensityS
 template <typename Real>
 void launch_mft_intensity_planar(const Real* fields, const MftIntensityShape& shape,
                                  const Real* weights, Normalization normalization,
-                                 Real* destination, cudaStream_t stream);
+                                 const MftDestination<Real>& destination, cudaStream_t stream);
 
 }  // namespace psfsim::cuda

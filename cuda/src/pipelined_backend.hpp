@@ -38,6 +38,8 @@ class PipelinedBackend : public Backend, protected CallSteps {
     return pipeline_.finish(*this);
   }
 
+  [[nodiscard]] std::shared_ptr<const void> lend_block() override { return pipeline_.lend(); }
+
   [[nodiscard]] std::shared_ptr<void> frame_memory(std::size_t bytes, int& device) const override {
     device = plan_.device;
     // On the stream the calls' copies into it are queued on (submit_into).

@@ -77,12 +77,16 @@ struct TakenTensor {
   }
 };
 
-// Where a call's frames go: a new NumPy array, a new FrameArray, or the caller's `out`.
+// Where a call's frames go: the caller's `out`, or memory the engine hands over
+// (PsfRun::FrameDestination::kept), which becomes a new NumPy array or FrameArray.
 struct FrameTarget {
   py::object object;  // what the call returns as its frames (None when none are stored)
   void* data = nullptr;
-  std::unique_ptr<TakenTensor> taken;
+  std::unique_ptr<TakenTensor> taken{};
   bool on_device = false;  // `data` is device memory
+  bool keeps = false;      // no `out`: the frames come back in `kept`
+  std::vector<std::int64_t> shape{};
+  std::shared_ptr<const void> kept{};
 };
 
 std::string type_name(const py::handle& o) { return py::str(py::type::of(o).attr("__qualname__")); }
@@ -183,8 +187,7 @@ FrameTarget dlpack_target(Simulator& sim, const py::object& out,
   return {out, data, std::move(taken), kind == MemoryKind::gpu};
 }
 
-FrameTarget frame_target(Simulator& sim, std::size_t count, bool batch, const py::object& out,
-                         const std::string& result) {
+FrameTarget frame_target(Simulator& sim, std::size_t count, bool batch, const py::object& out) {
   if (!sim.stores_frames()) {
     if (!out.is_none())
       throw InputError("out: store=\"metrics\" computes no frames to write into it");
@@ -211,20 +214,31 @@ FrameTarget frame_target(Simulator& sim, std::size_t count, bool batch, const py
                      " is no array psfsim can write into (NumPy, or a CUDA array with "
                      "__cuda_array_interface__ or __dlpack__)");
   }
-  const std::size_t bytes = count * static_cast<std::size_t>(k * k) * bytes_per_real(precision);
-  if (result == "device") {
-    int device = -1;
-    std::shared_ptr<void> memory = sim.frame_memory(bytes, device);
-    void* data = memory.get();
-    const DLDevice where = device < 0 ? DLDevice{kDLCPU, 0} : DLDevice{kDLCUDA, device};
-    FrameArray frames(std::move(memory), where, precision, shape, sim.memory_copy());
-    return {py::cast(std::move(frames)), data, nullptr, device >= 0};
-  }
-  py::array array(frame_dtype(precision), shape);
-  return {array, array.mutable_data(), nullptr};
+  FrameTarget target{py::none()};
+  target.keeps = true;
+  target.shape = std::move(shape);
+  return target;
 }
 
-// Computes `count` frames by `work(data, on_device, metrics)` into the frames' target and
+// The frames handed over by the engine, as the call returns them: a FrameArray for
+// result="device", else a NumPy array over the memory (the backend's own pinned block, where
+// it lent it), which it keeps alive.
+py::object kept_frames(Simulator& sim, FrameTarget& target, const std::string& result) {
+  const Precision precision = sim.precision();
+  if (result == "device") {
+    const bool on_device = sim.spec().frames_on_device;
+    const DLDevice where = on_device ? DLDevice{kDLCUDA, sim.spec().device} : DLDevice{kDLCPU, 0};
+    FrameArray frames(std::const_pointer_cast<void>(std::move(target.kept)), where, precision,
+                      target.shape, sim.memory_copy());
+    return py::cast(std::move(frames));
+  }
+  auto* owner = new std::shared_ptr<const void>(std::move(target.kept));
+  const py::capsule base(owner,
+                         [](void* o) { delete static_cast<std::shared_ptr<const void>*>(o); });
+  return py::array(frame_dtype(precision), target.shape, owner->get(), base);
+}
+
+// Computes `count` frames by `work(destination, metrics)` into the frames' target and
 // returns (frames, metrics, batch): metrics a (B, V) float64 array or None.
 template <typename Work>
 py::tuple compute_into(Simulator& sim, std::size_t count, bool batch, const py::object& out,
@@ -233,7 +247,7 @@ py::tuple compute_into(Simulator& sim, std::size_t count, bool batch, const py::
     throw InputError("result: '" + result + "' is not one of numpy, device");
   if (count == 0) throw InputError("the batch holds no frames");
   if (count > 1) batch = true;
-  FrameTarget target = frame_target(sim, count, batch, out, result);
+  FrameTarget target = frame_target(sim, count, batch, out);
   py::object metrics = py::none();
   double* metric_data = nullptr;
   if (sim.metric_values() > 0) {
@@ -242,15 +256,18 @@ py::tuple compute_into(Simulator& sim, std::size_t count, bool batch, const py::
     metric_data = m.mutable_data();
     metrics = m;
   }
-  without_gil([&] { work(target.data, target.on_device, metric_data); });
+  const PsfRun::FrameDestination destination{target.data, target.on_device,
+                                             target.keeps ? &target.kept : nullptr};
+  without_gil([&] { work(destination, metric_data); });
+  if (target.keeps) target.object = kept_frames(sim, target, result);
   return py::make_tuple(target.object, metrics, batch);
 }
 
 py::tuple compute(Simulator& sim, std::vector<Aberration> frames, bool batch, const py::object& out,
                   const std::string& result) {
   return compute_into(sim, frames.size(), batch, out, result,
-                      [&](void* data, bool on_device, double* metrics) {
-                        sim.compute(frames, data, on_device, metrics, check_signals);
+                      [&](const PsfRun::FrameDestination& destination, double* metrics) {
+                        sim.compute(frames, destination, metrics, check_signals);
                       });
 }
 
@@ -409,8 +426,8 @@ PYBIND11_MODULE(_psfsim, m) {
                 static_cast<std::size_t>(values.strides(0)) / sizeof(double),
                 static_cast<std::size_t>(values.strides(1)) / sizeof(double), terms};
             return compute_into(s, table.rows, true, out, result,
-                                [&](void* data, bool on_device, double* metrics) {
-                                  s.compute(table, data, on_device, metrics, check_signals);
+                                [&](const PsfRun::FrameDestination& destination, double* metrics) {
+                                  s.compute(table, destination, metrics, check_signals);
                                 });
           },
           py::arg("values"), py::arg("names"), py::arg("out"), py::arg("result"));

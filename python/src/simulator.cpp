@@ -74,11 +74,6 @@ Simulator::Simulator(const std::vector<std::string>& arguments, const std::strin
   frame_edge_ = run_->geometry().frame;
 }
 
-std::shared_ptr<void> Simulator::frame_memory(std::size_t bytes, int& device) {
-  const std::lock_guard lock(mutex_);
-  return run_->backend().frame_memory(bytes, device);
-}
-
 Backend::MemoryCopy Simulator::memory_copy() {
   const std::lock_guard lock(mutex_);
   return run_->backend().memory_copy();
@@ -147,8 +142,8 @@ Aberration Simulator::frame_with_terms(const std::vector<std::string>& zernike,
   return to_noll(written, spec_.zernike);
 }
 
-void Simulator::compute(const TermTable& table, void* out, bool out_on_device, double* metrics,
-                        const PsfRun::Progress& after_call) {
+void Simulator::compute(const TermTable& table, const PsfRun::FrameDestination& out,
+                        double* metrics, const PsfRun::Progress& after_call) {
   std::vector<TermId> ids;
   for (std::size_t j = 0; j < table.names.size(); ++j) {
     ids.push_back(parse_term_id(table.names[j], "terms", spec_.zernike));
@@ -175,21 +170,21 @@ void Simulator::compute(const TermTable& table, void* out, bool out_on_device, d
       for (std::size_t j = 0; j < terms; ++j)
         stored_[r * terms + j] = stored_value(ids[j], value(r, j));
     run_->compute(*shape, stored_.data(), table.rows, terms, 1, out, metrics, noise_next_,
-                  out_on_device, after_call);
+                  after_call);
   } else {
     std::vector<Aberration> frames(table.rows, base);
     for (std::size_t r = 0; r < table.rows; ++r)
       for (std::size_t j = 0; j < ids.size(); ++j) set_term(frames[r], ids[j], value(r, j));
-    run_->compute(frames, out, metrics, noise_next_, out_on_device, after_call);
+    run_->compute(frames, out, metrics, noise_next_, after_call);
   }
   noise_next_ += table.rows;
 }
 
-void Simulator::compute(std::span<const Aberration> frames, void* out, bool out_on_device,
+void Simulator::compute(std::span<const Aberration> frames, const PsfRun::FrameDestination& out,
                         double* metrics, const PsfRun::Progress& after_call) {
   const std::lock_guard lock(mutex_);
   plan_for(frames.size());
-  run_->compute(frames, out, metrics, noise_next_, out_on_device, after_call);
+  run_->compute(frames, out, metrics, noise_next_, after_call);
   noise_next_ += frames.size();
 }
 

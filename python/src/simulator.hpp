@@ -42,9 +42,7 @@ class Simulator {
   [[nodiscard]] std::string device_name();
   // Where the backend computes: ComputeSite::device for a GPU.
   [[nodiscard]] ComputeSite site() const noexcept { return site_; }
-  // The backend's memory for `bytes` of frames (`device`: its CUDA ordinal, -1 for host), its
-  // copy between that memory and the host's, and its wait for a caller's stream.
-  [[nodiscard]] std::shared_ptr<void> frame_memory(std::size_t bytes, int& device);
+  // The backend's copy between its memory and the host's, and its wait for a caller's stream.
   [[nodiscard]] Backend::MemoryCopy memory_copy();
   void wait_for_stream(std::uintptr_t stream);
   // Throws InputError unless `address` is in the memory of the device the frames are made on.
@@ -70,15 +68,15 @@ class Simulator {
     std::size_t column_stride = 0;
     std::vector<std::string> names;
   };
-  // Computes `frames` into `out` (B*K*K reals, in the backend's device memory with
-  // `out_on_device`; nullptr when frames are not stored) and
-  // `metrics` (B * metric_values() doubles; nullptr when none), one call at a time on each
-  // Simulator (a second thread waits). The detector's noise continues from call to call.
-  void compute(std::span<const Aberration> frames, void* out, bool out_on_device, double* metrics,
-               const PsfRun::Progress& after_call);
+  // Computes `frames` into `out` (PsfRun::FrameDestination: the caller's B*K*K reals, or
+  // memory handed over; neither when frames are not stored) and `metrics` (B *
+  // metric_values() doubles; nullptr when none), one call at a time on each Simulator (a
+  // second thread waits). The detector's noise continues from call to call.
+  void compute(std::span<const Aberration> frames, const PsfRun::FrameDestination& out,
+               double* metrics, const PsfRun::Progress& after_call);
   // The same for the table's rows (InputError for a name that is no term, a term named twice
   // or a value that is not finite). Rows of one template compile without their terms built.
-  void compute(const TermTable& table, void* out, bool out_on_device, double* metrics,
+  void compute(const TermTable& table, const PsfRun::FrameDestination& out, double* metrics,
                const PsfRun::Progress& after_call);
 
  private:

@@ -97,6 +97,41 @@ def test_cupy_out_and_wrong_device_array():
         psfsim.Simulator(**dict(OPTIONS, backend="cpu"))(out=out)
 
 
+def test_results_kept_across_calls_keep_their_frames():
+    # A lone call's frames are handed over without a copy (the backend's own memory, while
+    # two at most are held): each result keeps its values through later calls, however many
+    # are kept, and after the Simulator is gone.
+    for result in ("numpy", "device"):
+        sim = psfsim.Simulator(**OPTIONS, result=result)
+        coefficients = np.linspace(-0.2, 0.2, 6)
+        kept = [sim(zernike={4: float(c)}) for c in coefficients]
+        del sim
+        for c, frames in zip(coefficients, kept):
+            values = frames if result == "numpy" else frames.numpy()
+            assert rel_l2(values, reference(zernike={4: float(c)})) < 1e-10, (result, c)
+
+
+def test_a_result_let_go_waits_for_a_copy_queued_from_it():
+    # A NumPy result over pinned memory, copied to the GPU asynchronously on the legacy
+    # stream behind long work, then let go: the later calls that reuse its memory wait for
+    # that copy.
+    torch = pytest.importorskip("torch")
+    single = dict(OPTIONS, precision="single")
+    sim = psfsim.Simulator(**single)
+    expected = np.array(sim(zernike={4: 0.1}))
+    big = torch.randn(4096, 4096, device="cuda")
+    frame = sim(zernike={4: 0.1})
+    target = torch.empty((64, 64), device="cuda")
+    for _ in range(20):  # keeps the legacy stream busy
+        big = big @ big.T / 4096
+    target.copy_(torch.from_numpy(frame), non_blocking=True)
+    del frame
+    others = [sim(zernike={4: -0.3}) for _ in range(4)]
+    torch.cuda.synchronize()
+    assert rel_l2(target.cpu().numpy(), expected) < 1e-6
+    assert all(rel_l2(o, reference(zernike={4: -0.3})) < 1e-5 for o in others)
+
+
 def test_many_device_results_are_freed():
     cupy = pytest.importorskip("cupy")
     sim = psfsim.Simulator(**OPTIONS, result="device")

@@ -82,6 +82,19 @@ def test_a_larger_batch_replans_and_agrees():
     assert rel_l2(many[-1], first) < 1e-13
 
 
+def test_results_kept_across_calls_keep_their_frames():
+    # Each result owns its memory (on a GPU, the backend's own block handed over), however
+    # many are kept and after the Simulator is gone; it is an ordinary writeable array.
+    sim = psfsim.Simulator(samples=32, precision="double")
+    coefficients = (0.0, 0.1, 0.2, 0.3, 0.4)
+    kept = [sim(zernike={4: c}) for c in coefficients]
+    del sim
+    for c, frame in zip(coefficients, kept):
+        np.testing.assert_array_equal(
+            frame, psfsim.psf(samples=32, precision="double", zernike={4: c}))
+        assert frame.flags.writeable and frame.flags.c_contiguous and frame.shape == (64, 64)
+
+
 def test_out_writes_in_place_without_allocating():
     sim = psfsim.Simulator(samples=64, backend="cpu")
     out = np.zeros((128, 128), np.float32)

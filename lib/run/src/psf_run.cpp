@@ -189,6 +189,7 @@ void PsfRun::compile_ahead(std::size_t first, std::size_t count) {
 }
 
 void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
+  if (block.finite) return;
   const auto bad = first_non_finite_frame(
       block.data, block.frames, static_cast<std::size_t>(geometry_.frame) * geometry_.frame,
       spec_.precision);
@@ -197,6 +198,25 @@ void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
                          " holds a non-finite value (" + backend_name_ + " backend, " +
                          std::string(to_string(spec_.precision)) +
                          " precision): nothing was written");
+}
+
+std::shared_ptr<void> PsfRun::new_frame_memory(Backend& backend, std::size_t bytes) const {
+  if (!spec_.frames_on_device) return std::shared_ptr<unsigned char[]>(new unsigned char[bytes]);
+  int device = -1;
+  return backend.frame_memory(bytes, device);
+}
+
+void PsfRun::keep_block(Backend& backend, const FrameBlock& block, std::size_t frame_bytes,
+                        std::shared_ptr<const void>& kept) {
+  if (block.data == nullptr) return;
+  if (!spec_.frames_on_device) require_finite(0, block);
+  kept = backend.lend_block();
+  if (kept != nullptr) return;
+  const std::size_t bytes = block.frames * frame_bytes;
+  std::shared_ptr<void> memory = new_frame_memory(backend, bytes);
+  if (spec_.frames_on_device) backend.memory_copy()(memory.get(), block.data, bytes, spec_.device);
+  else std::memcpy(memory.get(), block.data, bytes);
+  kept = std::move(memory);
 }
 
 void PsfRun::complete_metrics(const FrameBlock& block, double* rows) const {
@@ -289,6 +309,7 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
         const int slot = static_cast<int>((first / chunk) % 2);
         if (pending_write.valid() && slot == previous_slot) pending_write.get();
         stored.data = detector_->process(block.data, count, first, slot);
+        stored.finite = false;  // the detector's frames are its own
         previous_slot = slot;
       }
       if (!host_metrics_.empty()) {
@@ -341,20 +362,19 @@ int PsfRun::compile_threads(std::size_t count, FrameCost cost) const noexcept {
   return spec_.threads > 0 ? std::min(spec_.threads, max_compile_threads) : max_compile_threads;
 }
 
-void PsfRun::compute(std::span<const Aberration> terms, void* frames, double* metrics,
-                     std::size_t noise_first, bool frames_to_device, const Progress& after_call) {
+void PsfRun::compute(std::span<const Aberration> terms, const FrameDestination& frames,
+                     double* metrics, std::size_t noise_first, const Progress& after_call) {
   int degree = degree_;
   for (const Aberration& t : terms) degree = std::max(degree, required_degree(t));
   const auto compile = [&](std::size_t first, std::vector<AberrationPolynomial>& phases) {
     compile_terms(terms, first, degree, phases);
   };
-  compute_compiled(terms.size(), compile, frames, metrics, noise_first, frames_to_device,
-                   after_call);
+  compute_compiled(terms.size(), compile, frames, metrics, noise_first, after_call);
 }
 
 void PsfRun::compute(const PhaseTemplate& shape, const double* values, std::size_t count,
-                     std::size_t frame_stride, std::size_t value_stride, void* frames,
-                     double* metrics, std::size_t noise_first, bool frames_to_device,
+                     std::size_t frame_stride, std::size_t value_stride,
+                     const FrameDestination& frames, double* metrics, std::size_t noise_first,
                      const Progress& after_call) {
   const auto compile = [&](std::size_t first, std::vector<AberrationPolynomial>& phases) {
     compile_in_parallel(
@@ -365,12 +385,12 @@ void PsfRun::compute(const PhaseTemplate& shape, const double* values, std::size
           }
         });
   };
-  compute_compiled(count, compile, frames, metrics, noise_first, frames_to_device, after_call);
+  compute_compiled(count, compile, frames, metrics, noise_first, after_call);
 }
 
-void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile, void* frames,
-                              double* metrics, std::size_t noise_first, bool frames_to_device,
-                              const Progress& after_call) {
+void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile,
+                              FrameDestination destination, double* metrics,
+                              std::size_t noise_first, const Progress& after_call) {
   if (count == 0) return;
   Backend& backend = this->backend();
   prepare_detector(backend);
@@ -378,9 +398,18 @@ void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile, voi
   const std::size_t calls = (count + chunk - 1) / chunk;
   const std::size_t frame_bytes =
       static_cast<std::size_t>(geometry_.frame) * geometry_.frame * bytes_per_real(spec_.precision);
+  std::shared_ptr<const void>* const kept = destination.kept;
+  // Only a device's block of one call can be lent; anything else is computed into new memory
+  // of the caller's kind from the start, as into the caller's own.
+  if (kept != nullptr && (backend_site_ == ComputeSite::host || calls > 1 || detector_)) {
+    std::shared_ptr<void> memory = new_frame_memory(backend, count * frame_bytes);
+    destination = {memory.get(), spec_.frames_on_device, nullptr};
+    *kept = std::move(memory);
+  }
+  void* const frames = destination.kept != nullptr ? nullptr : destination.data;
   const std::size_t per_frame = backend.plan().metrics.values_per_frame;
   auto* const out = static_cast<unsigned char*>(frames);
-  const bool device_copy = spec_.frames_on_device || frames_to_device;
+  const bool device_copy = spec_.frames_on_device || destination.on_device;
   const Backend::MemoryCopy copy_device = backend.memory_copy();
   // Host to host: a device's blocks arrive at tens of GB/s, more than one core copies.
   const auto copy_host = [](unsigned char* to, const unsigned char* from, std::size_t bytes) {
@@ -400,9 +429,13 @@ void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile, voi
     if (block.frames != n)
       throw RuntimeFailure(backend_name_ + " backend returned " + std::to_string(block.frames) +
                            " frames for " + std::to_string(n));
+    if (destination.kept != nullptr) keep_block(backend, block, frame_bytes, *destination.kept);
     if (frames != nullptr && block.data != out + first * frame_bytes) {
       FrameBlock stored = block;
-      if (detector_) stored.data = detector_->process(block.data, n, noise_first + first, 0);
+      if (detector_) {
+        stored.data = detector_->process(block.data, n, noise_first + first, 0);
+        stored.finite = false;  // the detector's frames are its own
+      }
       // Frames on a device are not read by the host: that they stay there is the point.
       if (!spec_.frames_on_device) require_finite(first, stored);
       if (device_copy)

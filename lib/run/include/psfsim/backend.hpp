@@ -25,6 +25,10 @@ struct FrameBlock {
   const double* metrics = nullptr;
   std::size_t frames = 0;
   StageTimes times;
+  // True where the backend checked as it wrote them that every value of `data` is finite (a
+  // GPU's kernels flag what they write), so that the caller need not read them for it; false
+  // where it did not check, or found a value that is not.
+  bool finite = false;
 };
 
 class Backend {
@@ -99,6 +103,14 @@ class Backend {
   virtual void submit_into(std::span<const AberrationPolynomial> frames, void* /*frames_out*/) {
     submit(frames);
   }
+  // Right after finish() (or compute()), before the next submit: the memory of the block it
+  // returned, handed to the caller to keep (host memory, or the device's with
+  // plan().frames_on_device), so that it need not be copied. The backend puts later calls
+  // elsewhere until the last holder lets go; the memory outlives the backend. While any block
+  // is lent, a block stays valid only until the next submit(). Null where the backend cannot
+  // (by default; a block in a submit_into destination; too many blocks lent): the caller
+  // copies the block then.
+  [[nodiscard]] virtual std::shared_ptr<const void> lend_block() { return nullptr; }
   [[nodiscard]] virtual FrameBlock finish() {
     if (finished_ == submitted_)
       throw RuntimeFailure(name() + " backend: finish() with no call submitted");

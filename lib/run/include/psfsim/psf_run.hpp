@@ -60,17 +60,27 @@ class PsfRun {
   // sink. Closes the sink and returns the log it was given.
   TimingLog execute(FrameSink& sink, const Progress& progress = {});
 
+  // Where compute() puts the frames: frame f's K*K reals at `data` + f*K*K, host memory or,
+  // with `on_device`, the backend's (a device's); or, with `kept` and `data` null, into memory
+  // handed to the caller through *kept: the backend's own block where it lends it
+  // (Backend::lend_block: no copy), else a copy in new memory (host memory, or the backend's
+  // frame_memory with frames_on_device). Neither: frames not kept.
+  struct FrameDestination {
+    void* data = nullptr;
+    bool on_device = false;
+    std::shared_ptr<const void>* kept = nullptr;
+  };
+
   // For a caller that keeps the run and its plan across calls (the Python module): computes
   // one frame per entry of `terms` (in the run's --aberration-units, Zernike terms already
   // Noll's) in backend calls of at most max_batch() frames, pipelined as execute() pipelines
-  // them. Frame f's K*K reals go to `frames` + f*K*K (nullptr: frames not kept) and its
-  // metrics to `metrics` + f * plan().metrics.values_per_frame (nullptr: none kept); `frames`
-  // is host memory, or the backend's (a device's) with `frames_to_device`. Frame f takes the
-  // per-frame pupil maps of batch index f and the detector noise of frame `noise_first` + f.
-  // `after_call` runs after each call with the frames done; it may throw to stop, and the
-  // call already submitted is finished before the exception leaves.
-  void compute(std::span<const Aberration> terms, void* frames, double* metrics,
-               std::size_t noise_first, bool frames_to_device, const Progress& after_call = {});
+  // them. The frames go to `frames` and frame f's metrics to `metrics` + f *
+  // plan().metrics.values_per_frame (nullptr: none kept). Frame f takes the per-frame pupil
+  // maps of batch index f and the detector noise of frame `noise_first` + f. `after_call` runs
+  // after each call with the frames done; it may throw to stop, and the call already submitted
+  // is finished before the exception leaves.
+  void compute(std::span<const Aberration> terms, const FrameDestination& frames, double* metrics,
+               std::size_t noise_first, const Progress& after_call = {});
   // The template of frames that set `ids` over `fixed` (Noll terms in --aberration-units),
   // for the compute() below; none where the run's field model adds terms by position.
   [[nodiscard]] std::optional<PhaseTemplate> phase_template(const Aberration& fixed,
@@ -78,8 +88,8 @@ class PsfRun {
   // compute() for `count` frames of one template: frame f's k-th value (as set_term stores
   // it) at values[f * frame_stride + k * value_stride]. No frame's terms are built.
   void compute(const PhaseTemplate& shape, const double* values, std::size_t count,
-               std::size_t frame_stride, std::size_t value_stride, void* frames, double* metrics,
-               std::size_t noise_first, bool frames_to_device, const Progress& after_call = {});
+               std::size_t frame_stride, std::size_t value_stride, const FrameDestination& frames,
+               double* metrics, std::size_t noise_first, const Progress& after_call = {});
   // Frames per backend call, as the plan was made for.
   [[nodiscard]] int max_batch() const noexcept { return max_batch_; }
 
@@ -107,15 +117,21 @@ class PsfRun {
                      std::vector<AberrationPolynomial>& phases) const;
   // Fills `phases` (sized) with the frames from `first` on.
   using CompileCall = std::function<void(std::size_t first, std::vector<AberrationPolynomial>&)>;
-  void compute_compiled(std::size_t count, const CompileCall& compile, void* frames,
-                        double* metrics, std::size_t noise_first, bool frames_to_device,
-                        const Progress& after_call);
+  void compute_compiled(std::size_t count, const CompileCall& compile, FrameDestination destination,
+                        double* metrics, std::size_t noise_first, const Progress& after_call);
   // Runs work(lo, hi) over [0, count) on compile_threads(count, cost) threads.
   void compile_in_parallel(std::size_t count, FrameCost cost,
                            const std::function<void(std::size_t, std::size_t)>& work) const;
   // The metric rows of a block: the backend's values followed by the host's (contrast,
   // throughput) from its frames, written to `rows` (values_per_frame each).
   void complete_metrics(const FrameBlock& block, double* rows) const;
+  // Memory for `bytes` of frames of the run's kind: host memory, or the backend's with
+  // frames_on_device.
+  [[nodiscard]] std::shared_ptr<void> new_frame_memory(Backend& backend, std::size_t bytes) const;
+  // FrameDestination::kept for the block of a device's one call: checked for values that are
+  // not finite (host frames), then lent by the backend, or else copied into new memory.
+  void keep_block(Backend& backend, const FrameBlock& block, std::size_t frame_bytes,
+                  std::shared_ptr<const void>& kept);
   // The detector's peak reference, once per run, when its normalization needs one.
   void prepare_detector(Backend& backend);
 
