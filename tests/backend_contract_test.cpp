@@ -293,6 +293,30 @@ TEST_P(BackendContract, LentBlocksStayTheCallersUntilLetGo) {
   }
 }
 
+// PsfPlan::untimed: the same frames, bit for bit, through the FFT and the MFT; a device then
+// reports no stage times (no events were recorded), and every block still its total.
+TEST_P(BackendContract, UntimedCallsGiveTheSameFrames) {
+  const TwoCalls calls;
+  const BackendEntry& entry = *builtin_backends().find(backend());
+  for (const Propagation propagation : {Propagation::fft, Propagation::mft}) {
+    SCOPED_TRACE(propagation == Propagation::mft ? "mft" : "fft");
+    PsfPlan plan = plan_for(make_case(32, 64, Grid::centered, Normalization::sum, 48, 0.1, {}),
+                            precision(), 5);
+    plan.propagation = propagation;
+    const auto timed = entry.create(plan);
+    plan.untimed = true;
+    const auto untimed = entry.create(plan);
+    for (int call = 0; call < 4; ++call) {  // every slot, and a graph replayed
+      const FrameBlock a = timed->compute(calls.full);
+      const auto expected = bytes_of(a, timed->plan());
+      const FrameBlock b = untimed->compute(calls.full);
+      EXPECT_EQ(bytes_of(b, untimed->plan()), expected);
+      EXPECT_GT(b.times.total, 0.0);
+      if (entry.site == ComputeSite::device) EXPECT_TRUE(b.times.stages.empty());
+    }
+  }
+}
+
 // FrameBlock::finite: a block marked finite holds only finite values, a frame of NaN (a NaN
 // coefficient) unmarks its block, and the next call's block is marked again. A device writing
 // host frames must mark them (its kernels flag what they write), through the FFT and the MFT,

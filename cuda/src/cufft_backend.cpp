@@ -112,8 +112,9 @@ class CufftBackend final : public PipelinedBackend<Real> {
   // intensity of later pieces.
   Event piece_ready_{cudaEventDisableTiming};
   Event copies_done_{cudaEventDisableTiming};
-  std::array<StageClock, call_slots> clocks_{StageClock{policy_.timing}, StageClock{policy_.timing},
-                                             StageClock{policy_.timing}};
+  std::array<StageClock, call_slots> clocks_{StageClock{policy_.timing, !plan_.untimed},
+                                             StageClock{policy_.timing, !plan_.untimed},
+                                             StageClock{policy_.timing, !plan_.untimed}};
   DeviceBuffer<double> grid_table_;
   DeviceBuffer<Complex> pupil_;   // zero padding written once, window every call
   DeviceBuffer<Complex> fields_;  // focal-plane fields, the out-of-place FFT (or |X|^2 alone)

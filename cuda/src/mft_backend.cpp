@@ -401,17 +401,17 @@ cudaStream_t MftBackend<Real>::launch(const GraphKey& key) {
   }
   auto& cached = pipeline_.graph(key, [&] { issue_pipeline(key); });
   const std::size_t s = static_cast<std::size_t>(key.slot);
-  PSFSIM_CUDA_CHECK(cudaEventRecord(launch_start_[s].get(), stream));
+  if (!plan_.untimed) PSFSIM_CUDA_CHECK(cudaEventRecord(launch_start_[s].get(), stream));
   cached.graph.launch(stream);
   if (schedule_.overlap && plan_.metrics.store_frames) {
     const cudaStream_t copies = pipeline_.copy_stream();
     PSFSIM_CUDA_CHECK(cudaEventRecord(computed_.get(), stream));
     PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(copies, computed_.get(), 0));
     issue_copy(key.slot, key.frames, copies);
-    PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_[s].get(), copies));
+    if (!plan_.untimed) PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_[s].get(), copies));
     return copies;
   }
-  PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_[s].get(), stream));
+  if (!plan_.untimed) PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_[s].get(), stream));
   return stream;
 }
 
@@ -420,6 +420,7 @@ StageTimes MftBackend<Real>::times(int slot, int frames) const {
   if (schedule_.staged) return staged_times(slot, frames);
   const std::size_t s = static_cast<std::size_t>(slot);
   StageTimes t;
+  if (plan_.untimed) return t;
   t.add("pupil+mft+intensity+transfer", elapsed_seconds(launch_start_[s], launch_end_[s]));
   return t;
 }

@@ -7,7 +7,8 @@ namespace psfsim::cuda {
 // Stage times come from events recorded inside the graph (external event nodes), so each
 // call's figures are those of that very replay, not of a separate timing pass.
 void StageClock::mark(int stage, cudaStream_t stream) const {
-  const bool wanted = timing_ == Timing::staged || (timing_ == Timing::fused_copy && stage <= 3);
+  const bool wanted =
+      enabled_ && (timing_ == Timing::staged || (timing_ == Timing::fused_copy && stage <= 3));
   if (!wanted) return;  // Timing::whole is timed by events around the launch instead
   PSFSIM_CUDA_CHECK(cudaEventRecordWithFlags(marks_[stage].get(), stream, cudaEventRecordExternal));
 }
@@ -22,6 +23,7 @@ void StageClock::after_launch(cudaStream_t stream) const {
 
 StageTimes StageClock::times() const {
   StageTimes t;
+  if (!enabled_) return t;
   switch (timing_) {
     case Timing::whole:
     case Timing::pieced:

@@ -13,7 +13,8 @@ namespace psfsim::cuda {
 
 class StageClock {
  public:
-  explicit StageClock(Timing timing) : timing_(timing) {}
+  // `enabled` false (PsfPlan::untimed): nothing is recorded, and times() is empty.
+  StageClock(Timing timing, bool enabled) : timing_(timing), enabled_(enabled) {}
 
   // Stage boundary in the pipeline being recorded on `stream`: 0 start, 1 after pupil, 2 after
   // fft, 3 after intensity, 4 after transfer. Only the boundaries the timing reports are
@@ -27,10 +28,11 @@ class StageClock {
 
  private:
   [[nodiscard]] bool timed_around_launch() const noexcept {
-    return timing_ == Timing::whole || timing_ == Timing::pieced;
+    return enabled_ && (timing_ == Timing::whole || timing_ == Timing::pieced);
   }
 
   Timing timing_;
+  bool enabled_;
   std::array<Event, 5> marks_;
 };
 

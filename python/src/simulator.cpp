@@ -66,6 +66,7 @@ Simulator::Simulator(const std::vector<std::string>& arguments, const std::strin
   backend_name_ = entry.name;
   site_ = entry.site;
   spec_.frames_on_device = keep_on_device && site_ == ComputeSite::device;
+  spec_.untimed = true;  // a call's stage times are not returned to Python
   makes_batch_ = defines_batch(spec_);
   columns_ = psfsim::metric_columns(spec_.metrics);
   if (!spec_.metrics.stores_metrics()) columns_.clear();

@@ -194,6 +194,7 @@ PsfPlan make_plan(const RunSpec& spec, const Geometry& g, int max_batch) {
   p.run_frames = batch_size(spec) * static_cast<std::size_t>(std::max(1, spec.repeat));
   p.stage_timing = spec.stage_timing;
   p.frames_on_device = spec.frames_on_device;
+  p.untimed = spec.untimed && !spec.stage_timing;
   PupilMapUse use;
   use.precision = spec.precision;
   use.shortest_wavelength_m = shortest_wavelength(g);

@@ -51,6 +51,10 @@ struct PsfPlan {
   // GPU: the frames stay in the device's memory (FrameBlock::data is a device address), for a
   // caller that keeps them there (the Python module's result="device"); host memory otherwise.
   bool frames_on_device = false;
+  // GPU: the caller reads no stage times (the Python module), so no events time the calls,
+  // each of which costs a lone call time; FrameBlock::times then holds only its total.
+  // --stage-timing wins over it.
+  bool untimed = false;
   // docs/spec.md §7's per-frame metrics, computed in the same call as the frames; with
   // metrics.store_frames false no frame need leave the backend.
   MetricsPlan metrics;

@@ -62,6 +62,8 @@ struct RunSpec {
   // Frames left where a device backend computes them (PsfPlan::frames_on_device): set by an
   // in-process caller (the Python module), never by an option.
   bool frames_on_device = false;
+  // No stage times wanted (PsfPlan::untimed): set by an in-process caller, never by an option.
+  bool untimed = false;
   OpticsSpec optics;          // physical units, spectrum, propagation, detector (docs/spec.md §6)
   ApertureSpec aperture;      // spiders, hexagons, pupil maps (docs/spec.md §7)
   OpticalTrain train;         // planes after the pupil (docs/coronagraphy.md); empty: none
