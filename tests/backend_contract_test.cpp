@@ -312,7 +312,9 @@ TEST_P(BackendContract, UntimedCallsGiveTheSameFrames) {
       const FrameBlock b = untimed->compute(calls.full);
       EXPECT_EQ(bytes_of(b, untimed->plan()), expected);
       EXPECT_GT(b.times.total, 0.0);
-      if (entry.site == ComputeSite::device) EXPECT_TRUE(b.times.stages.empty());
+      if (entry.site == ComputeSite::device) {
+        EXPECT_TRUE(b.times.stages.empty());
+      }
     }
   }
 }
