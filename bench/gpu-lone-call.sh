@@ -4,10 +4,10 @@
 # module's pytest suite on the GPU (bench/python-gpu.sh test); then psfsim_cuda_lone_call_bench
 # (a lone call step by step), and bench/python_lone_call.py and bench/python_latency.py with
 # this build's module and an earlier build's, interleaved
-# (bench/gpu-python-against-baseline.sh). CHECKS=0 leaves out the tests, LATENCY=0
-# python_latency.py.
+# (bench/gpu-python-against-baseline.sh). CHECKS=0 leaves out the tests, MEMCHECK=0 only
+# compute-sanitizer (the longest check), LATENCY=0 python_latency.py.
 #
-#   [ROUNDS=2] [CHECKS=1] [LATENCY=1] bench/gpu-lone-call.sh BUILD BASE
+#   [ROUNDS=2] [CHECKS=1] [MEMCHECK=1] [LATENCY=1] bench/gpu-lone-call.sh BUILD BASE
 #
 # Carried: BUILD/apps/psfsim, BUILD/tests/psfsim_tests, BUILD/bench/psfsim_cuda_lone_call_bench,
 # BUILD/CMakeCache.txt, BUILD/gpu-libs, BUILD/python-gpu-input (bench/gpu-stage.sh BUILD), and
@@ -33,12 +33,14 @@ if [ "${CHECKS:-1}" = 1 ]; then
   echo "== CUDA tests"
   cuda_tests "$build/tests/psfsim_tests" || status=1
 
-  echo "== compute-sanitizer memcheck: the backend contract's cuda cases"
-  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-  "$sanitizer" --tool memcheck --error-exitcode 99 "$build/tests/psfsim_tests" \
-    --gtest_filter='*BackendContract*cuda*' --gtest_brief=1 >"$out/memcheck.txt" 2>&1 ||
-    status=1
-  grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.txt" | tail -n 4
+  if [ "${MEMCHECK:-1}" = 1 ]; then
+    echo "== compute-sanitizer memcheck: the backend contract's cuda cases"
+    sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    "$sanitizer" --tool memcheck --error-exitcode 99 "$build/tests/psfsim_tests" \
+      --gtest_filter='*BackendContract*cuda*' --gtest_brief=1 >"$out/memcheck.txt" 2>&1 ||
+      status=1
+    grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.txt" | tail -n 4
+  fi
 
   echo "== the module's tests on the GPU"
   bench/python-gpu.sh test "$build" >"$out/python-tests.txt" 2>&1 || status=1
