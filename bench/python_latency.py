@@ -33,7 +33,9 @@ ONE = dict(samples=128, pad_factor=2, grid="linspace", seidel=[(2, 1, 1.0)], pre
            wisdom="none", normalize="none")
 
 
-def median_seconds(call, repeats, warm=5):
+def median_seconds(call, repeats, warm=100):
+    # A hundred warm calls: after a few, the first GPU rows measured twice what the same
+    # calls measured later in the run (docs/performance.md, the Python module).
     for _ in range(warm):
         call()
     times = []
