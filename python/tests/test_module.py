@@ -3,6 +3,7 @@ dtypes of frames and metrics, out= in place, DLPack on the host, errors and thei
 GIL, threads, and psfsim.open."""
 import gc
 import os
+import resource
 import threading
 import time
 import tracemalloc
@@ -93,6 +94,28 @@ def test_results_kept_across_calls_keep_their_frames():
         np.testing.assert_array_equal(
             frame, psfsim.psf(samples=32, precision="double", zernike={4: c}))
         assert frame.flags.writeable and frame.flags.c_contiguous and frame.shape == (64, 64)
+
+
+def test_a_batch_let_go_lends_its_memory_to_the_next_of_its_size():
+    # A batch's array let go is taken back by its Simulator, so that a loop's next batch does
+    # not fault in fresh pages (above glibc's mmap threshold, 32 MiB at most, every new block
+    # is fresh from the kernel); an array still held is never written again.
+    sim = psfsim.Simulator(samples=32, backend="cpu", precision="double")
+    coefficients = np.random.default_rng(3).normal(0.0, 0.1, (1200, 3))  # 37.5 MiB of frames
+    terms = ["Z4", "Z5", "Z6"]
+    first = sim.batch(coefficients, terms)
+    held = sim.batch(coefficients[::-1], terms)
+    del first
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    again = sim.batch(coefficients, terms)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+    pages = again.nbytes // resource.getpagesize()
+    assert faults < pages // 4, f"{faults} page faults for a batch of {pages} pages let go before"
+    for i in (0, 599, 1199):
+        a, b, c = coefficients[i]
+        expected = psfsim.psf(samples=32, precision="double", zernike={4: a, 5: b, 6: c})
+        np.testing.assert_array_equal(again[i], expected)
+        np.testing.assert_array_equal(held[1199 - i], expected)
 
 
 def test_out_writes_in_place_without_allocating():

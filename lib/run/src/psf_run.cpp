@@ -200,8 +200,8 @@ void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
                          " precision): nothing was written");
 }
 
-std::shared_ptr<void> PsfRun::new_frame_memory(Backend& backend, std::size_t bytes) const {
-  if (!spec_.frames_on_device) return std::shared_ptr<unsigned char[]>(new unsigned char[bytes]);
+std::shared_ptr<void> PsfRun::new_frame_memory(Backend& backend, std::size_t bytes) {
+  if (!spec_.frames_on_device) return host_frames_.take(bytes);
   int device = -1;
   return backend.frame_memory(bytes, device);
 }

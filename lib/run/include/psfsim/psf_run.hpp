@@ -13,6 +13,7 @@
 #include "psfsim/aberration_batch.hpp"
 #include "psfsim/frame_sink.hpp"
 #include "psfsim/phase_template.hpp"
+#include "psfsim/reused_host_memory.hpp"
 #include "psfsim/run_plan.hpp"
 #include "psfsim/timing_log.hpp"
 #include "psfsim/train_metrics.hpp"
@@ -125,9 +126,9 @@ class PsfRun {
   // The metric rows of a block: the backend's values followed by the host's (contrast,
   // throughput) from its frames, written to `rows` (values_per_frame each).
   void complete_metrics(const FrameBlock& block, double* rows) const;
-  // Memory for `bytes` of frames of the run's kind: host memory, or the backend's with
-  // frames_on_device.
-  [[nodiscard]] std::shared_ptr<void> new_frame_memory(Backend& backend, std::size_t bytes) const;
+  // Memory for `bytes` of frames of the run's kind: host memory (reused once its caller lets
+  // go), or the backend's with frames_on_device.
+  [[nodiscard]] std::shared_ptr<void> new_frame_memory(Backend& backend, std::size_t bytes);
   // FrameDestination::kept for the block of a device's one call: checked for values that are
   // not finite (host frames), then lent by the backend, or else copied into new memory.
   void keep_block(Backend& backend, const FrameBlock& block, std::size_t frame_bytes,
@@ -162,6 +163,8 @@ class PsfRun {
   CompiledChunk compiled_[2];
   // --random's frames without their terms built (none where the field adds terms).
   std::optional<PhaseTemplate> drawn_template_;
+  // The host memory of frames handed to the caller (FrameDestination::kept), for reuse.
+  ReusedHostMemory host_frames_;
   // compute()'s polynomials by call slot, kept so that their memory is reused call to call.
   std::vector<AberrationPolynomial> call_phases_[2];
   int current_ = 0;              // the buffer phases() last returned
