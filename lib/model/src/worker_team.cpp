@@ -1,0 +1,139 @@
+#include "psfsim/worker_team.hpp"
+
+#include <pthread.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "psfsim/host_cores.hpp"
+
+namespace psfsim {
+namespace {
+
+// One call of run_on_workers: its tasks are claimed one at a time by whoever gets there first.
+struct Pass {
+  Pass(std::size_t tasks, const std::function<void(std::size_t)>& task)
+      : tasks(tasks), task(task) {}
+
+  // Claims and runs tasks until none is left; returns whether there were any.
+  bool work() {
+    bool ran = false;
+    for (std::size_t i = next.fetch_add(1); i < tasks; i = next.fetch_add(1)) {
+      ran = true;
+      try {
+        task(i);
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+      }
+      if (done.fetch_add(1) + 1 == tasks) {
+        const std::lock_guard lock(mutex);
+        ended.notify_all();
+      }
+    }
+    return ran;
+  }
+  [[nodiscard]] bool claimed() const { return next.load() >= tasks; }
+
+  const std::size_t tasks;
+  const std::function<void(std::size_t)>& task;  // the caller's, alive until done == tasks
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> done{0};
+  std::mutex mutex;
+  std::condition_variable ended;
+  std::exception_ptr failure;
+};
+
+class Team {
+ public:
+  void run(std::size_t tasks, const std::function<void(std::size_t)>& task) {
+    const auto pass = std::make_shared<Pass>(tasks, task);
+    {
+      const std::lock_guard lock(mutex_);
+      start_workers();
+      passes_.push_back(pass);
+    }
+    // One worker for each task beyond the caller's: a pass of two wakes one, not the team.
+    for (std::size_t woken = 1; woken < tasks; ++woken) work_waiting_.notify_one();
+    pass->work();
+    {
+      std::unique_lock lock(pass->mutex);
+      pass->ended.wait(lock, [&] { return pass->done.load() == tasks; });
+    }
+    if (pass->failure) std::rethrow_exception(pass->failure);
+  }
+
+ private:
+  // Under mutex_: as many workers as the process may use cores, less the caller's.
+  void start_workers() {
+    if (started_) return;
+    started_ = true;
+    const int workers = usable_cores() - 1;
+    for (int w = 0; w < workers; ++w) {
+      try {
+        std::thread([this] { serve(); }).detach();
+      } catch (...) {  // no thread to be had: the callers do the work themselves
+        break;
+      }
+    }
+  }
+  void serve() {
+    for (;;) {
+      std::shared_ptr<Pass> pass;
+      {
+        std::unique_lock lock(mutex_);
+        work_waiting_.wait(lock, [&] {
+          while (!passes_.empty() && passes_.front()->claimed()) passes_.pop_front();
+          return !passes_.empty();
+        });
+        pass = passes_.front();
+      }
+      pass->work();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable work_waiting_;
+  std::deque<std::shared_ptr<Pass>> passes_;
+  bool started_ = false;
+};
+
+// Never destroyed: detached workers wait on it until the process ends. A forked child has
+// none of its parent's threads, and may inherit the team's mutex held by one: it starts over
+// with a team of its own (the parent's is left as it is).
+std::atomic<Team*> the_team{nullptr};
+
+void forget_team_in_child() { the_team.store(nullptr); }
+
+Team& team() {
+  Team* current = the_team.load(std::memory_order_acquire);
+  if (current != nullptr) return *current;
+  static const bool watching_forks = [] {
+    pthread_atfork(nullptr, nullptr, forget_team_in_child);
+    return true;
+  }();
+  (void)watching_forks;
+  auto* made = new Team;
+  if (the_team.compare_exchange_strong(current, made, std::memory_order_acq_rel)) return *made;
+  delete made;  // another thread's came first; this one never started a worker
+  return *current;
+}
+
+}  // namespace
+
+void run_on_workers(std::size_t tasks, const std::function<void(std::size_t)>& task) {
+  if (tasks == 0) return;
+  if (tasks == 1) {
+    task(0);
+    return;
+  }
+  team().run(tasks, task);
+}
+
+}  // namespace psfsim
