@@ -44,9 +44,8 @@ TEST(WorkerTeam, APassInsideATaskEnds) {
     std::iota(values.begin(), values.end(), 1);
     std::vector<long> partial(8, 0);
     for_contiguous_runs(values.size(), [&](std::size_t lo, std::size_t hi) {
-      partial[lo * partial.size() / values.size()] =
-          std::accumulate(values.begin() + static_cast<long>(lo),
-                          values.begin() + static_cast<long>(hi), 0L);
+      partial[lo * partial.size() / values.size()] = std::accumulate(
+          values.begin() + static_cast<long>(lo), values.begin() + static_cast<long>(hi), 0L);
     });
     sums[i] = std::accumulate(partial.begin(), partial.end(), 0L);
   });
