@@ -3,7 +3,9 @@
 # tool: each module built there (bench/python-gpu.sh), then each of SCRIPTS with each module in
 # turn, ROUNDS times, the engine rows from each build's own psfsim.
 #
-#   [ROUNDS=2] [SCRIPTS="bench/python_latency.py"] bench/gpu-python-against-baseline.sh BUILD BASE
+#   [ROUNDS=2] [SCRIPTS="bench/python_latency.py"] [ARGS=...] bench/gpu-python-against-baseline.sh BUILD BASE
+#
+# ARGS: arguments for each script but python_latency.py.
 #
 # Carried: BUILD (as bench/python-gpu.sh build takes it: python-gpu-input, gpu-libs,
 # CMakeCache.txt, apps/psfsim) and BASE/python-gpu-input with BASE/psfsim, the earlier
@@ -38,7 +40,9 @@ for round in $(seq "${ROUNDS:-2}"); do
           "$python" "$script" -o "$out/$name.md" |
           grep -E "batch|one PSF|result=|Simulator|engine's own total|overhead" || status=1
       else
-        PYTHONPATH=$PWD/$b/python-gpu PSFSIM_EXECUTABLE=$(exe "$b") "$python" "$script" || status=1
+        # shellcheck disable=SC2086
+        PYTHONPATH=$PWD/$b/python-gpu PSFSIM_EXECUTABLE=$(exe "$b") "$python" "$script" \
+          ${ARGS:-} || status=1
       fi
     done
   done
