@@ -352,11 +352,12 @@ int PsfRun::compile_threads(std::size_t count, FrameCost cost) const noexcept {
   // A device leaves the host's cores free, and at a million PSFs/s one core cannot compile
   // the phases fast enough; a host backend's own threads have those cores. More than
   // max_compile_threads only contend (the 32-core GPU host: docs/scaling.md).
-  // --threads (an MPI rank's share of its host) caps the threads here too. Starting the
-  // threads costs a call about what a template's few thousand frames cost one core
-  // (bench/results/2026-12-03-python-batches.md), so cheap frames wait for larger counts.
+  // --threads (an MPI rank's share of its host) caps the threads here too. Handing a pass to
+  // the process's workers costs a few µs (psfsim_phase_compile_bench), so a pass goes to them
+  // once its frames hold about ten µs of one core's work: a frame's terms cost 0.1-0.7 µs,
+  // a drawn template's frame a few tens of ns, a template's from given values 20-30 ns.
   constexpr int max_compile_threads = 8;
-  constexpr std::size_t frames_worth_threads[] = {256, 4096, 16384};  // by FrameCost
+  constexpr std::size_t frames_worth_threads[] = {32, 256, 512};  // by FrameCost
   if (backend_site_ != ComputeSite::device || count < frames_worth_threads[static_cast<int>(cost)])
     return 1;
   return spec_.threads > 0 ? std::min(spec_.threads, max_compile_threads) : max_compile_threads;
