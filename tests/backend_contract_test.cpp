@@ -158,6 +158,47 @@ TEST_P(BackendContract, SubmittedCallsFinishInOrderAndEqualSingleCalls) {
   }
 }
 
+// prepare_next: the next call laid out ahead while two are pending (PsfRun does so before
+// each finish) gives the frames of a call laid out at its submit, through the FFT and the MFT.
+// A submit given other polynomials than the prepared ones computes its own. Batches of 40
+// frames carry more tables than a launch's parameters hold, so that a device stages them.
+TEST_P(BackendContract, CallsPreparedAheadEqualCallsLaidOutAtSubmit) {
+  const auto batch = [](double scale) {
+    std::vector<Aberration> terms;
+    for (int f = 0; f < 40; ++f)
+      terms.push_back(seidel({{2, 1, scale * (f - 20) / 20.0}, {4, 0, 0.3 * scale}, {3, 1, 0.1}}));
+    return compile_all(terms);
+  };
+  const auto a = batch(1.0);
+  const auto b = batch(-0.7);
+  const auto c = batch(0.4);
+  for (const Propagation propagation : {Propagation::fft, Propagation::mft}) {
+    SCOPED_TRACE(propagation == Propagation::mft ? "mft" : "fft");
+    PsfPlan plan = plan_for(make_case(32, 64, Grid::centered, Normalization::peak, 48, 0.1, {}),
+                            precision(), 40);
+    plan.propagation = propagation;
+    const BackendEntry& entry = *builtin_backends().find(backend());
+    const auto reference = entry.create(plan);
+    const auto a_bytes = bytes_of(reference->compute(a), reference->plan());
+    const auto b_bytes = bytes_of(reference->compute(b), reference->plan());
+    const auto c_bytes = bytes_of(reference->compute(c), reference->plan());
+
+    const auto backend = entry.create(plan);
+    for (int round = 0; round < 2; ++round) {  // every slot, and the graphs replayed
+      backend->submit(a);
+      backend->submit(b);
+      backend->prepare_next(a);
+      EXPECT_EQ(bytes_of(backend->finish(), backend->plan()), a_bytes);
+      backend->submit(a);  // as prepared
+      backend->prepare_next(b);
+      EXPECT_EQ(bytes_of(backend->finish(), backend->plan()), b_bytes);
+      backend->submit(c);  // not as prepared
+      EXPECT_EQ(bytes_of(backend->finish(), backend->plan()), a_bytes);
+      EXPECT_EQ(bytes_of(backend->finish(), backend->plan()), c_bytes);
+    }
+  }
+}
+
 // submit_into: where the plan keeps frames in the backend's own memory (a device's, with
 // frames_on_device), two calls in flight put their frames in the caller's buffer of that
 // memory, equal to the same calls' frames left in the backend; a backend that cannot (a

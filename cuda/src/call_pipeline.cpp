@@ -54,16 +54,44 @@ void CallPipeline<Real>::submit(std::span<const AberrationPolynomial> frames, Ca
 
   const int slot = take_slot();
   lendable_slot_ = -1;
-  // The slot's previous call has finished: its flag is read.
-  if (int* flag = at(non_finite_, slot).data()) *flag = 0;
-  const GraphKey key = stage_phase_tables(frames, slot, steps);
-  maps_.set_frames(frames, slot);
+  const std::optional<PreparedCall> prepared = std::exchange(prepared_, std::nullopt);
+  const GraphKey key = prepared && prepared->frames == frames.data() &&
+                               prepared->count == frames.size() && prepared->slot == slot
+                           ? prepared->key
+                           : stage_call(frames, batch_table_layout(frames), slot, steps);
   const cudaStream_t last = steps.launch(key);
   if (!frames_on_device_ || !stores_frames_) destination = nullptr;  // the caller copies
   if (destination != nullptr)
     PSFSIM_CUDA_CHECK(cudaMemcpyAsync(destination, output_frames(slot), count * frame_bytes_,
                                       cudaMemcpyDeviceToDevice, last));
   calls_.push(slot, frames.size(), start, last, destination);
+}
+
+template <typename Real>
+void CallPipeline<Real>::prepare(std::span<const AberrationPolynomial> frames,
+                                 const CallSteps& steps) {
+  prepared_.reset();
+  if (frames.empty() || frames.size() > static_cast<std::size_t>(max_batch_)) return;
+  select_device(device_);
+  const int slot = calls_.upcoming_slot([&](int s) { return at(frames_, s).lent(); });
+  if (slot < 0) return;
+  const BatchTableLayout layout = batch_table_layout(frames);
+  // Inline tables are the launch's parameters, one set for every slot; a degree past the
+  // kernel's is refused by the submit itself.
+  if (takes_inline_tables(layout) || layout.degree > max_phase_degree) return;
+  prepared_ =
+      PreparedCall{frames.data(), frames.size(), slot, stage_call(frames, layout, slot, steps)};
+}
+
+template <typename Real>
+GraphKey CallPipeline<Real>::stage_call(std::span<const AberrationPolynomial> frames,
+                                        const BatchTableLayout& layout, int slot,
+                                        const CallSteps& steps) {
+  // The slot's previous call has finished: its flag is read.
+  if (int* flag = at(non_finite_, slot).data()) *flag = 0;
+  const GraphKey key = stage_phase_tables(frames, layout, slot, steps);
+  maps_.set_frames(frames, slot);
+  return key;
 }
 
 template <typename Real>
@@ -151,13 +179,13 @@ void CallPipeline<Real>::issue_frame_copy(int slot, std::size_t offset, const Re
 // that is little traffic over the bus, else copied to the device first.
 template <typename Real>
 GraphKey CallPipeline<Real>::stage_phase_tables(std::span<const AberrationPolynomial> frames,
-                                                int slot, const CallSteps& steps) {
-  const BatchTableLayout layout = batch_table_layout(frames);
+                                                const BatchTableLayout& layout, int slot,
+                                                const CallSteps& steps) {
   if (layout.degree > max_phase_degree)
     throw InputError("cuda backend: phase polynomial of degree " + std::to_string(layout.degree) +
                      " (at most " + std::to_string(max_phase_degree) + ")");
   GraphKey key{layout.frames, layout.degree, layout.with_rho, TableSource::parameters, slot};
-  if (allows_inline_tables_ && layout.doubles() <= InlineTables::capacity) {
+  if (takes_inline_tables(layout)) {
     pack_phase_tables(frames, layout, inline_tables_.values);
     return key;
   }

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <span>
 #include <utility>
 
@@ -69,6 +70,11 @@ class CallPipeline {
   // behind the call's work when the plan keeps frames on the device; else null.
   void submit(std::span<const AberrationPolynomial> frames, CallSteps& steps,
               void* destination = nullptr);
+  // Backend::prepare_next: the next call's slot taken ahead, its tables staged and map
+  // indices set, unless its tables go inline (small batches: nothing to gain) or every free
+  // slot is lent. submit() then launches at once when given the same polynomials in the same
+  // slot, and stages them itself otherwise.
+  void prepare(std::span<const AberrationPolynomial> frames, const CallSteps& steps);
   [[nodiscard]] FrameBlock finish(const CallSteps& steps);
   // Backend::lend_block: the slot memory of the block finish() last returned, unless a call
   // was submitted since, the block is in a submit_into destination, or lending it would leave
@@ -127,8 +133,15 @@ class CallPipeline {
   static auto& at(T& slots, int slot) noexcept {
     return slots[static_cast<std::size_t>(slot)];
   }
-  GraphKey stage_phase_tables(std::span<const AberrationPolynomial> frames, int slot,
-                              const CallSteps& steps);
+  // The host's part of a call in `slot`: its finite flag cleared, its tables staged, its
+  // map indices set.
+  GraphKey stage_call(std::span<const AberrationPolynomial> frames, const BatchTableLayout& layout,
+                      int slot, const CallSteps& steps);
+  GraphKey stage_phase_tables(std::span<const AberrationPolynomial> frames,
+                              const BatchTableLayout& layout, int slot, const CallSteps& steps);
+  [[nodiscard]] bool takes_inline_tables(const BatchTableLayout& layout) const noexcept {
+    return allows_inline_tables_ && layout.doubles() <= InlineTables::capacity;
+  }
   // The slot of the next call. Where every slot no pending call holds is lent (a caller keeps
   // two blocks while it has two calls in flight), the next in turn gets fresh memory, and the
   // graphs that wrote its old memory go.
@@ -147,6 +160,14 @@ class CallPipeline {
   Stream stream_;
   Stream copy_stream_;
   PupilMapBuffers maps_;
+  // The call prepare() staged: its polynomials (compared by address and count), slot and key.
+  struct PreparedCall {
+    const AberrationPolynomial* frames = nullptr;
+    std::size_t count = 0;
+    int slot = -1;
+    GraphKey key;
+  };
+  std::optional<PreparedCall> prepared_;
   std::size_t frame_values_ = 0;  // per slot
   std::array<SlotFrames<Real>, call_slots> frames_;
   int lendable_slot_ = -1;  // of the block finish() last returned, until the next submit

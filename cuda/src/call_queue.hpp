@@ -36,6 +36,12 @@ class CallQueue {
   [[nodiscard]] int next_slot(const std::string& backend, const Lent& lent) const {
     if (pending_ == pending_calls_.size())
       throw RuntimeFailure(backend + " backend: a third call submitted before one finished");
+    return upcoming_slot(lent);
+  }
+  // The slot next_slot() would give the next call, were it submitted now, whether or not as
+  // many calls as the queue holds are pending (Backend::prepare_next); -1 as there.
+  template <typename Lent>
+  [[nodiscard]] int upcoming_slot(const Lent& lent) const {
     for (int step = 0; step < call_slots; ++step) {
       const int slot = (next_slot_ + step) % call_slots;
       if (!holds(slot) && !lent(slot)) return slot;

@@ -29,6 +29,10 @@ class PipelinedBackend : public Backend, protected CallSteps {
     const CurrentDeviceKept kept;
     pipeline_.submit(frames, *this);
   }
+  void prepare_next(std::span<const AberrationPolynomial> frames) override {
+    const CurrentDeviceKept kept;
+    pipeline_.prepare(frames, *this);
+  }
   void submit_into(std::span<const AberrationPolynomial> frames, void* frames_out) override {
     const CurrentDeviceKept kept;
     pipeline_.submit(frames, *this, frames_out);

@@ -283,16 +283,21 @@ TimingLog PsfRun::execute(FrameSink& sink, const Progress& progress) {
   const std::size_t total = batch * static_cast<std::size_t>(spec_.repeat);
   const bool store_frames = spec_.metrics.stores_frames();
   std::size_t done = 0;
-  // The chunk after next compiles into call c's buffer: while call c runs where the backend
-  // copied its phases at submit (on a GPU at a million PSFs/s, compiling only after the
-  // call's finish left the device waiting on the host), else once finish() has read them.
+  // The chunk after next compiles into call c's buffer: before call c's finish where the
+  // backend copied its phases at submit (on a GPU at a million PSFs/s, compiling only after
+  // the call's finish left the device waiting on the host), else once finish() has read them.
   const bool compile_early = backend.copies_frames_at_submit();
   backend.submit(phases(0, count_of(0)));
   for (std::size_t c = 0; c < calls; ++c) {
     const std::size_t first = first_of(c);
     const std::size_t count = count_of(c);
     if (c + 1 < calls) backend.submit(phases(first_of(c + 1), count_of(c + 1)));
-    if (compile_early && c + 2 < calls) compile_ahead(first_of(c + 2), count_of(c + 2));
+    // Call c + 2 is compiled and laid out now, while calls c and c + 1 keep the device busy,
+    // so that once call c's frames have reached the host its submit only launches. Where a
+    // call computes about as long as its frames take to copy out, the device would otherwise
+    // wait for the host's layout of every call.
+    if (compile_early && c + 2 < calls)
+      backend.prepare_next(phases(first_of(c + 2), count_of(c + 2)));
     const FrameBlock block = backend.finish();
     if (!compile_early && c + 2 < calls) compile_ahead(first_of(c + 2), count_of(c + 2));
     if (block.frames != count)

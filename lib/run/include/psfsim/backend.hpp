@@ -94,6 +94,14 @@ class Backend {
       throw RuntimeFailure(name() + " backend: a third call submitted before one finished");
     deferred_[submitted_++ % deferred_.size()] = frames;
   }
+  // The host's share of the next submit(), done ahead: with two calls pending, a caller that
+  // will wait in finish() hands over the polynomials of the call it submits after it, and a
+  // backend that lays out a call's inputs on the host (a device's phase tables) lays them out
+  // now, while the device works, so that the submit launches at once instead of leaving the
+  // device idle behind the host. The next submit() must be given the very same polynomials,
+  // unchanged; a submit given others, or one the backend could not prepare for, does the
+  // work itself. By default nothing is done ahead.
+  virtual void prepare_next(std::span<const AberrationPolynomial> /*frames*/) {}
   // submit() for a caller that keeps the frames in the backend's own kind of memory (device
   // memory of the plan's device, with plan().frames_on_device): `frames_out` has room for
   // frames.size() frames there. A backend that can put them there as part of the call (a

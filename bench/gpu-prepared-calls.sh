@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The next call laid out ahead (Backend::prepare_next) against the build before it, on the GPU
+# machine in one call of the device tool: the CUDA tests, then the MFT to host at the targets'
+# shapes (float32; B = 4096 is one call repeated, B = 16384 four calls a repeat) and a batch
+# of 65536 random frames (16 calls, each compiled and laid out on the host), each build in
+# turn, ROUNDS rounds.
+#
+#   [ROUNDS=3] bench/gpu-prepared-calls.sh BUILD BASELINE-PSFSIM
+#
+# Carried: BUILD/apps/psfsim, BUILD/tests/psfsim_tests, BUILD/CMakeCache.txt, BUILD/gpu-libs
+# and the baseline's psfsim.
+set -u
+build=$1
+baseline=$2
+source bench/gpu-env.sh
+out=${OUT:-$PWD/gpu-prepared-out}
+mkdir -p "$out"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+psfsim=$build/apps/psfsim
+status=0
+
+echo "== device"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
+
+echo "== CUDA tests"
+cuda_tests "$build/tests/psfsim_tests" || status=1
+
+# PSFs/s of B random frames (Zernike 4-11, 0.05 waves RMS): B over the median of
+# /timings/total's calls times the calls a repeat, over 3 repeats.
+random_batch() {  # EXE N K B
+  "$1" run --backend cuda --propagation mft --samples "$2" --crop "$3" --precision single \
+    --wisdom none --random "4-11,0.05,$4,1" --repeat 3 --quiet --force -o "$scratch/r.h5" \
+    2>"$scratch/r.err" || { echo "FAILED: $(tail -n 1 "$scratch/r.err")"; return; }
+  "${python:-python3}" -c "
+import h5py, numpy as np, sys
+t = h5py.File(sys.argv[1])['timings/total'][()]
+calls = t.size // 3
+print(f'{int(sys.argv[2]) / (np.median(t[calls:]) * calls):.0f} PSFs/s ({calls} calls a repeat)')" \
+    "$scratch/r.h5" "$4"
+}
+
+echo "== the MFT to host, float32, baseline then current (targets: 128/64 >= 3.1M, 64/32 >= 12M)"
+for round in $(seq "${ROUNDS:-3}"); do
+  for shape in "128 64 4096" "128 64 16384" "64 32 4096" "64 32 16384"; do
+    for exe in "$baseline" "$psfsim"; do
+      # shellcheck disable=SC2086
+      echo "round $round N,K,B=$shape $exe: $(mft "$exe" $shape)"
+    done
+  done
+  for shape in "128 64 65536" "64 32 65536"; do
+    for exe in "$baseline" "$psfsim"; do
+      # shellcheck disable=SC2086
+      echo "round $round random N,K,B=$shape $exe: $(random_batch "$exe" $shape)"
+    done
+  done
+done | tee "$out/mft.txt"
+grep -q FAILED "$out/mft.txt" && status=1
+exit "$status"
