@@ -1,8 +1,10 @@
 // PsfRun's calls in flight: where a backend copies all it needs of the phases at submit(),
 // the run compiles the chunk after next while the call runs (into the buffer of the call it
-// is about to finish). A stand-in that copies the phases at submit and computes them with
-// the CPU backend at finish must see every chunk's frames, in order, and give the frames the
-// CPU backend gives alone, bit for bit.
+// is about to finish) and hands it to prepare_next() before it waits. A stand-in that copies
+// the phases at submit and computes them with the CPU backend at finish must see every
+// chunk's frames, in order, each submit given the very polynomials prepared for it, and give
+// the frames the CPU backend gives alone, bit for bit: through execute() (a file) and
+// compute() (the Python module's calls, which take a block with the next two calls queued).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -30,14 +32,37 @@ class CopyingBackend final : public Backend {
     submit(frames);
     return finish();
   }
+  void prepare_next(std::span<const AberrationPolynomial> frames) override {
+    EXPECT_EQ(submitted_ - finished_, 2u) << "prepared with two calls pending";
+    prepared_.assign(frames.begin(), frames.end());
+    prepared_at_ = frames.data();
+  }
   void submit(std::span<const AberrationPolynomial> frames) override {
+    if (prepared_at_ != nullptr) {  // the very polynomials prepared, unchanged
+      EXPECT_EQ(frames.data(), prepared_at_);
+      ASSERT_EQ(frames.size(), prepared_.size());
+      for (std::size_t f = 0; f < frames.size(); ++f) {
+        EXPECT_EQ(frames[f].batch_index, prepared_[f].batch_index);
+        EXPECT_EQ(frames[f].plain, prepared_[f].plain);
+      }
+      ++prepared_submits_;
+      prepared_at_ = nullptr;
+    }
+    EXPECT_LT(submitted_ - finished_, 2u) << "at most two calls pending";
     for (const AberrationPolynomial& f : frames) EXPECT_EQ(f.batch_index, next_index_++);
     pending_[submitted_++ % 2].assign(frames.begin(), frames.end());
   }
-  [[nodiscard]] FrameBlock finish() override { return inner_->compute(pending_[finished_++ % 2]); }
+  [[nodiscard]] FrameBlock finish() override {
+    EXPECT_GT(submitted_, finished_);
+    return inner_->compute(pending_[finished_++ % 2]);
+  }
+  [[nodiscard]] std::size_t prepared_submits() const noexcept { return prepared_submits_; }
 
  private:
   std::unique_ptr<Backend> inner_;
+  std::vector<AberrationPolynomial> prepared_;
+  const AberrationPolynomial* prepared_at_ = nullptr;
+  std::size_t prepared_submits_ = 0;
   std::vector<AberrationPolynomial> pending_[2];
   std::size_t submitted_ = 0;
   std::size_t finished_ = 0;
@@ -50,6 +75,7 @@ BackendRegistry cpu_and_copying() {
   BackendEntry e;
   e.name = "copying";
   e.summary = "the CPU backend, the phases copied at submit";
+  e.site = ComputeSite::device;  // pipelined as a device's calls are
   e.unusable_reason = [] { return std::string(); };
   e.create = [](const PsfPlan& plan) -> std::unique_ptr<Backend> {
     return std::make_unique<CopyingBackend>(plan);
@@ -73,6 +99,9 @@ TEST(RunPipeline, PhasesCompiledWhileTheCallRunsReachEveryCallInOrder) {
     s.backend = backend;
     PsfRun r(s, registry);
     (void)r.execute(frames);
+    if (backend == "copying") {  // the calls after the first two, each prepared
+      EXPECT_EQ(dynamic_cast<CopyingBackend&>(r.backend()).prepared_submits(), 11u);
+    }
   };
   FrameCollector copied, alone;
   run("copying", copied);
@@ -84,6 +113,30 @@ TEST(RunPipeline, PhasesCompiledWhileTheCallRunsReachEveryCallInOrder) {
     const auto b = alone.frame(f);
     EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << "frame " << f;
   }
+}
+
+TEST(RunPipeline, ComputeCallsQueueTwoWhileABlockIsTakenAndPrepareTheNext) {
+  const BackendRegistry registry = cpu_and_copying();
+  RunSpec spec;
+  spec.samples = 16;
+  spec.chunk_frames = 3;  // the plan's calls: 3 frames
+  spec.wisdom = "none";
+  spec.frames.assign(3, Aberration{});
+  std::vector<Aberration> terms;
+  for (int f = 0; f < 22; ++f)  // 7 calls of 3 frames and a last of 1
+    terms.push_back(Aberration{{{2, 0, 0.05 * f}}, {{7, 0.01 * (f % 5)}}});
+  const auto frames_of = [&](const std::string& backend) {
+    RunSpec s = spec;
+    s.backend = backend;
+    PsfRun r(s, registry);
+    std::vector<unsigned char> frames(terms.size() * r.backend().plan().frame_bytes());
+    r.compute(terms, {frames.data(), false, nullptr}, nullptr, 0);
+    if (backend == "copying") {  // the calls after the first two, each prepared
+      EXPECT_EQ(dynamic_cast<CopyingBackend&>(r.backend()).prepared_submits(), 6u);
+    }
+    return frames;
+  };
+  EXPECT_EQ(frames_of("copying"), frames_of("cpu"));
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "psfsim/psf_run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <future>
 #include <mutex>
@@ -478,26 +480,45 @@ void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile,
   }
   // Frames that stay on the device go to the caller's device memory as part of each call.
   const bool direct = frames != nullptr && spec_.frames_on_device && !detector_;
-  // Call c's polynomials live in slot c % 2 until its finish(): call c + 1 is submitted first.
-  const auto submit = [&](std::size_t c) {
-    const std::size_t first = c * chunk;
+  // Call c's polynomials live in slot c % 2 until its finish(), or only until its submit()
+  // where the backend copies them there (compile_early).
+  const bool compile_early = backend.copies_frames_at_submit();
+  std::array<std::size_t, 2> compiled{SIZE_MAX, SIZE_MAX};  // the call each slot holds
+  const auto phases_of = [&](std::size_t c) -> std::vector<AberrationPolynomial>& {
     std::vector<AberrationPolynomial>& phases = slots[c % 2];
-    phases.resize(std::min(chunk, count - first));
-    compile(first, phases);
-    if (direct) backend.submit_into(phases, out + first * frame_bytes);
-    else backend.submit(phases);
+    if (compiled[c % 2] != c) {
+      const std::size_t first = c * chunk;
+      phases.resize(std::min(chunk, count - first));
+      compile(first, phases);
+      compiled[c % 2] = c;
+    }
+    return phases;
   };
+  const auto submit = [&](std::size_t c) {
+    if (direct) backend.submit_into(phases_of(c), out + c * chunk * frame_bytes);
+    else backend.submit(phases_of(c));
+  };
+  // Two calls stay queued while the host takes a block (its copy into the caller's memory,
+  // its check for values that are not finite): call c + 2 is submitted as soon as call c has
+  // finished, before call c's block is taken, which it outlives (Backend). Where the backend
+  // copies the polynomials at submit, call c + 2 is also compiled and laid out ahead
+  // (prepare_next) while calls c and c + 1 run, so that its submit only launches.
   std::size_t in_flight = 0;
   try {
     submit(0);
     in_flight = 1;
+    if (calls > 1) {
+      submit(1);
+      in_flight = 2;
+    }
     for (std::size_t c = 0; c < calls; ++c) {
-      if (c + 1 < calls) {
-        submit(c + 1);
-        ++in_flight;
-      }
+      if (compile_early && c + 2 < calls) backend.prepare_next(phases_of(c + 2));
       --in_flight;  // a finish() that throws has ended its call
       const FrameBlock block = backend.finish();
+      if (c + 2 < calls) {
+        submit(c + 2);
+        ++in_flight;
+      }
       const std::size_t first = c * chunk;
       take(first, std::min(chunk, count - first), block);
     }
