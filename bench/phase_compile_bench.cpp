@@ -2,7 +2,10 @@
 // per frame, building each frame's terms and compiling them with compile_phase (the path a
 // Python table and --random took before PhaseTemplate), a PhaseTemplate's compile into
 // reused polynomials, and what starting eight threads for a call costs. Three Zernike terms
-// a frame (Z4-Z6), medians of 7 after 2.
+// a frame (Z4-Z6), medians of 7 after 2. Then --random's host share of a call, one core, per
+// frame of Z4-Z6 and Z4-Z11 (eight terms, degree 4): drawing the raw stream, the normal
+// deviates from it, and those with the template's compile
+// (bench/results/2026-12-07-prepared-calls.md).
 //
 //   psfsim_phase_compile_bench [frames]      (default 16384)
 #include <algorithm>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "psfsim/aberration_polynomial.hpp"
+#include "psfsim/aberration_sources.hpp"
 #include "psfsim/contiguous_parallel.hpp"
 #include "psfsim/phase_template.hpp"
 
@@ -67,4 +71,29 @@ int main(int argc, char** argv) {
       "%zu frames of Z4-Z6, one core: terms built and compiled %.1f ns a frame, "
       "a template's compile %.1f ns a frame; eight threads started and joined %.1f us\n",
       frames, 1e9 * built / frames, 1e9 * templated / frames, 1e6 * threads);
+
+  for (const int j_max : {6, 11}) {
+    RandomAberrations random;
+    random.random =
+        RandomSpec{4, j_max, ZernikeOrdering::noll, 0.05, static_cast<int>(16 * frames), 1};
+    RandomAberrationDraws draws(random);
+    std::size_t chunk = 0;  // each draw the next chunk of the stream, as a run's calls take them
+    const double drawn = median_seconds([&] { draws.draw((chunk++ % 16) * frames, frames); });
+    draws.draw(0, frames);
+    const auto drawn_shape = PhaseTemplate::make(draws.fixed(), draws.ids(), 0, 1.0);
+    std::vector<double> v(draws.ids().size());
+    const double deviates = median_seconds([&] {
+      for (std::size_t f = 0; f < frames; ++f) draws.values(f, v.data());
+    });
+    const double compiled = median_seconds([&] {
+      for (std::size_t f = 0; f < frames; ++f) {
+        draws.values(f, v.data());
+        drawn_shape->compile(v.data(), 1, phases[f]);
+      }
+    });
+    std::printf(
+        "--random Z4-Z%d, one core: the raw stream drawn %.1f ns a frame, normal deviates "
+        "%.1f ns, deviates and the template's compile %.1f ns\n",
+        j_max, 1e9 * drawn / frames, 1e9 * deviates / frames, 1e9 * compiled / frames);
+  }
 }
