@@ -236,6 +236,59 @@ TEST_P(BackendContract, SubmitIntoPutsTheFramesInTheCallersMemory) {
   EXPECT_EQ(host_bytes(second), part);
 }
 
+// submit_into host memory the backend pinned (host_frame_memory, for a caller that keeps a
+// batch's frames on the host): two calls in flight give the frames of the same calls left in
+// the backend, with the MFT's large outputs (40 frames of 48 x 48, copied after the graph)
+// copied by the device straight into the caller's memory, and the frames still checked
+// finite there. Elsewhere the block may be the backend's own, for the caller to copy. The
+// memory outlives the backend; a host backend pins none.
+TEST_P(BackendContract, SubmitIntoHostMemoryTheBackendPinned) {
+  const auto batch = [](double scale) {
+    std::vector<Aberration> terms;
+    for (int f = 0; f < 40; ++f)
+      terms.push_back(seidel({{2, 1, scale * (f - 20) / 20.0}, {4, 0, 0.3 * scale}, {3, 1, 0.1}}));
+    return compile_all(terms);
+  };
+  const auto a = batch(1.0);
+  const auto b = batch(-0.7);
+  const BackendEntry& entry = *builtin_backends().find(backend());
+  for (const Propagation propagation : {Propagation::fft, Propagation::mft}) {
+    SCOPED_TRACE(propagation == Propagation::mft ? "mft" : "fft");
+    PsfPlan plan = plan_for(make_case(32, 64, Grid::centered, Normalization::peak, 48, 0.1, {}),
+                            precision(), 40);
+    plan.propagation = propagation;
+    auto made = entry.create(plan);
+    const auto a_bytes = bytes_of(made->compute(a), made->plan());
+    const auto b_bytes = bytes_of(made->compute(b), made->plan());
+    const std::size_t bytes = 40 * plan.frame_bytes();
+    std::shared_ptr<void> pinned = made->host_frame_memory(2 * bytes);
+    if (entry.site == ComputeSite::host) {
+      EXPECT_EQ(pinned, nullptr);
+      continue;
+    }
+    ASSERT_NE(pinned, nullptr);
+    auto* const out = static_cast<unsigned char*>(pinned.get());
+    for (int round = 0; round < 2; ++round) {                         // every slot
+      std::fill_n(out, 2 * bytes, static_cast<unsigned char>(0xff));  // NaNs
+      made->submit_into(a, out);
+      made->submit_into(b, out + bytes);
+      const FrameBlock first = made->finish();
+      const FrameBlock second = made->finish();
+      if (propagation == Propagation::mft) {
+        EXPECT_EQ(first.data, out);
+        EXPECT_EQ(second.data, out + bytes);
+      }
+      EXPECT_TRUE(first.finite);
+      EXPECT_TRUE(second.finite);
+      EXPECT_EQ(bytes_of(first, made->plan()), a_bytes) << "round " << round;
+      EXPECT_EQ(bytes_of(second, made->plan()), b_bytes) << "round " << round;
+    }
+    made.reset();
+    std::fill_n(out, 2 * bytes, static_cast<unsigned char>(0));
+    pinned.reset();
+  }
+}
+
 // Poisons the buffer the call after next writes into: every element must come back finite
 // and equal to the first result. Shapes cover a direct host write (small output), copies
 // after a graph timed as a whole, and copies after timed stages on the GPU.

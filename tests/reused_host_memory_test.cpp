@@ -51,5 +51,34 @@ TEST(ReusedHostMemory, BlocksOutliveTheirSourceAndMayBeLetGoOnAnyThread) {
   EXPECT_EQ(kept, nullptr);
 }
 
+// Blocks of an allocator's kind (a device's pinned memory) come from it, and come back for
+// reuse as plain blocks do; where it has none to give, take() says so with null.
+TEST(ReusedHostMemory, BlocksComeFromTheGivenAllocatorOrNotAtAll) {
+  int made = 0, freed = 0;
+  bool refuse = false;
+  ReusedHostMemory memory(1, [&](std::size_t bytes) -> std::shared_ptr<void> {
+    if (refuse) return nullptr;
+    ++made;
+    return {::operator new(bytes), [&freed](void* p) {
+              ++freed;
+              ::operator delete(p);
+            }};
+  });
+  std::shared_ptr<void> a = memory.take(4096);
+  void* const address = a.get();
+  a.reset();
+  EXPECT_EQ(freed, 0);
+  EXPECT_EQ(memory.take(4096).get(), address);  // taken and let go again
+  EXPECT_EQ(made, 1);
+  {
+    const std::shared_ptr<void> b = memory.take(4096), c = memory.take(4096);
+    EXPECT_EQ(made, 2);
+  }
+  EXPECT_EQ(freed, 1);  // one waits, the other goes back to its allocator
+  refuse = true;
+  EXPECT_EQ(memory.take(8192), nullptr);
+  EXPECT_NE(memory.take(4096), nullptr);  // a waiting block needs no allocator
+}
+
 }  // namespace
 }  // namespace psfsim

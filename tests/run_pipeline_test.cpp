@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "psfsim/builtin_backends.hpp"
@@ -22,8 +25,10 @@ namespace {
 
 class CopyingBackend final : public Backend {
  public:
-  explicit CopyingBackend(const PsfPlan& plan)
-      : inner_(builtin_backends().find("cpu")->create(plan)) {}
+  // `pins`: it offers host memory of its own (host_frame_memory) and puts a call's frames
+  // there itself when given it (submit_into), as a device copies into pinned memory.
+  explicit CopyingBackend(const PsfPlan& plan, bool pins = false)
+      : inner_(builtin_backends().find("cpu")->create(plan)), pins_(pins) {}
   [[nodiscard]] std::string name() const override { return "copying"; }
   [[nodiscard]] std::string device_name() const override { return "test double"; }
   [[nodiscard]] const PsfPlan& plan() const override { return inner_->plan(); }
@@ -52,14 +57,42 @@ class CopyingBackend final : public Backend {
     for (const AberrationPolynomial& f : frames) EXPECT_EQ(f.batch_index, next_index_++);
     pending_[submitted_++ % 2].assign(frames.begin(), frames.end());
   }
+  [[nodiscard]] std::shared_ptr<void> host_frame_memory(std::size_t bytes) const override {
+    if (!pins_) return nullptr;
+    std::shared_ptr<unsigned char[]> memory(new unsigned char[bytes]);
+    pinned_.push_back({memory.get(), bytes});
+    return memory;
+  }
+  void submit_into(std::span<const AberrationPolynomial> frames, void* frames_out) override {
+    auto* const out = static_cast<unsigned char*>(frames_out);
+    const std::size_t bytes = frames.size() * plan().frame_bytes();
+    const bool pinned = std::any_of(pinned_.begin(), pinned_.end(), [&](const auto& block) {
+      return out >= block.first && out + bytes <= block.first + block.second;
+    });
+    EXPECT_TRUE(pinned) << "a destination of host memory this backend did not give";
+    destinations_[submitted_ % 2] = out;
+    ++submits_into_;
+    submit(frames);
+  }
   [[nodiscard]] FrameBlock finish() override {
     EXPECT_GT(submitted_, finished_);
-    return inner_->compute(pending_[finished_++ % 2]);
+    unsigned char* const out = std::exchange(destinations_[finished_ % 2], nullptr);
+    FrameBlock block = inner_->compute(pending_[finished_++ % 2]);
+    if (out != nullptr) {
+      std::memcpy(out, block.data, block.frames * plan().frame_bytes());
+      block.data = out;
+    }
+    return block;
   }
   [[nodiscard]] std::size_t prepared_submits() const noexcept { return prepared_submits_; }
+  [[nodiscard]] std::size_t submits_into() const noexcept { return submits_into_; }
 
  private:
   std::unique_ptr<Backend> inner_;
+  bool pins_ = false;
+  mutable std::vector<std::pair<unsigned char*, std::size_t>> pinned_;  // every block given
+  std::array<unsigned char*, 2> destinations_{};  // of the calls pending, by submit
+  std::size_t submits_into_ = 0;
   std::vector<AberrationPolynomial> prepared_;
   const AberrationPolynomial* prepared_at_ = nullptr;
   std::size_t prepared_submits_ = 0;
@@ -72,16 +105,18 @@ class CopyingBackend final : public Backend {
 BackendRegistry cpu_and_copying() {
   BackendRegistry r;
   r.add(*builtin_backends().find("cpu"));
-  BackendEntry e;
-  e.name = "copying";
-  e.summary = "the CPU backend, the phases copied at submit";
-  e.site = ComputeSite::device;  // pipelined as a device's calls are
-  e.unusable_reason = [] { return std::string(); };
-  e.create = [](const PsfPlan& plan) -> std::unique_ptr<Backend> {
-    return std::make_unique<CopyingBackend>(plan);
-  };
-  e.describe = [] { return std::vector<std::string>{}; };
-  r.add(e);
+  for (const bool pins : {false, true}) {
+    BackendEntry e;
+    e.name = pins ? "pinning" : "copying";
+    e.summary = "the CPU backend, the phases copied at submit";
+    e.site = ComputeSite::device;  // pipelined as a device's calls are
+    e.unusable_reason = [] { return std::string(); };
+    e.create = [pins](const PsfPlan& plan) -> std::unique_ptr<Backend> {
+      return std::make_unique<CopyingBackend>(plan, pins);
+    };
+    e.describe = [] { return std::vector<std::string>{}; };
+    r.add(e);
+  }
   return r;
 }
 
@@ -137,6 +172,40 @@ TEST(RunPipeline, ComputeCallsQueueTwoWhileABlockIsTakenAndPrepareTheNext) {
     return frames;
   };
   EXPECT_EQ(frames_of("copying"), frames_of("cpu"));
+}
+
+// Frames the caller keeps (the Python module's new arrays), over several calls: in host memory
+// the backend gave (host_frame_memory) where it has some, every call's frames put there by the
+// call itself (submit_into) and the kept memory that very block; in plain memory otherwise.
+// Either way the frames of the CPU backend alone, bit for bit.
+TEST(RunPipeline, KeptFramesGoStraightIntoMemoryTheBackendPinned) {
+  const BackendRegistry registry = cpu_and_copying();
+  RunSpec spec;
+  spec.samples = 16;
+  spec.chunk_frames = 3;
+  spec.wisdom = "none";
+  spec.frames.assign(3, Aberration{});
+  std::vector<Aberration> terms;
+  for (int f = 0; f < 22; ++f)  // 7 calls of 3 frames and a last of 1
+    terms.push_back(Aberration{{{2, 0, 0.05 * f}}, {{7, 0.01 * (f % 5)}}});
+  const auto frames_of = [&](const std::string& backend) {
+    RunSpec s = spec;
+    s.backend = backend;
+    PsfRun r(s, registry);
+    const std::size_t bytes = terms.size() * r.backend().plan().frame_bytes();
+    std::shared_ptr<const void> kept;
+    r.compute(terms, {nullptr, false, &kept}, nullptr, 0);
+    EXPECT_NE(kept, nullptr);
+    if (backend != "cpu") {
+      const auto& b = dynamic_cast<CopyingBackend&>(r.backend());
+      EXPECT_EQ(b.submits_into(), backend == "pinning" ? 8u : 0u) << backend;
+    }
+    const auto* const data = static_cast<const unsigned char*>(kept.get());
+    return std::vector<unsigned char>(data, data + bytes);
+  };
+  const std::vector<unsigned char> alone = frames_of("cpu");
+  EXPECT_EQ(frames_of("pinning"), alone);
+  EXPECT_EQ(frames_of("copying"), alone);
 }
 
 }  // namespace

@@ -59,11 +59,20 @@ void CallPipeline<Real>::submit(std::span<const AberrationPolynomial> frames, Ca
                                prepared->count == frames.size() && prepared->slot == slot
                            ? prepared->key
                            : stage_call(frames, batch_table_layout(frames), slot, steps);
-  const cudaStream_t last = steps.launch(key);
-  if (!frames_on_device_ || !stores_frames_) destination = nullptr;  // the caller copies
-  if (destination != nullptr)
-    PSFSIM_CUDA_CHECK(cudaMemcpyAsync(destination, output_frames(slot), count * frame_bytes_,
-                                      cudaMemcpyDeviceToDevice, last));
+  if (!stores_frames_) destination = nullptr;
+  cudaStream_t last = nullptr;
+  if (frames_on_device_) {
+    last = steps.launch(key);
+    if (destination != nullptr)
+      PSFSIM_CUDA_CHECK(cudaMemcpyAsync(destination, output_frames(slot), count * frame_bytes_,
+                                        cudaMemcpyDeviceToDevice, last));
+  } else if (destination != nullptr) {
+    const CallSteps::Launched launched = steps.launch_into(key, destination);
+    last = launched.last;
+    if (!launched.into_destination) destination = nullptr;  // the caller copies
+  } else {
+    last = steps.launch(key);
+  }
   calls_.push(slot, frames.size(), start, last, destination);
 }
 

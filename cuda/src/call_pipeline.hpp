@@ -43,6 +43,16 @@ class CallSteps {
   // Launches the call of `key`, whose tables and map indices are staged, through
   // CallPipeline::graph or directly; returns the stream its last work was issued on.
   virtual cudaStream_t launch(const GraphKey& key) = 0;
+  // launch() for a call whose host frames the caller wants in `destination`, pinned host memory
+  // (Backend::host_frame_memory, submit_into): `into_destination` where the backend put them
+  // there instead of into the slot's output. By default it does not, and the caller copies.
+  struct Launched {
+    cudaStream_t last = nullptr;
+    bool into_destination = false;
+  };
+  virtual Launched launch_into(const GraphKey& key, void* /*destination*/) {
+    return {launch(key), false};
+  }
   // The stage times of the completed call that ran in `slot`.
   [[nodiscard]] virtual StageTimes times(int slot, int frames) const = 0;
 
@@ -66,8 +76,9 @@ class CallPipeline {
   void allocate_outputs(std::size_t frame_values, std::size_t metric_values);
   void set_maps(PupilMapBuffers maps) { maps_ = std::move(maps); }
 
-  // `destination`: device memory for the call's frames (Backend::submit_into), copied there
-  // behind the call's work when the plan keeps frames on the device; else null.
+  // `destination`: memory for the call's frames (Backend::submit_into), else null: device
+  // memory, copied there behind the call's work, when the plan keeps frames on the device;
+  // else pinned host memory, where the backend's launch_into puts them.
   void submit(std::span<const AberrationPolynomial> frames, CallSteps& steps,
               void* destination = nullptr);
   // Backend::prepare_next: the next call's slot taken ahead, its tables staged and map

@@ -1,7 +1,9 @@
 #include "frame_memory.hpp"
 
 #include <cuda_runtime_api.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -56,6 +58,33 @@ std::shared_ptr<void> pooled_frame_memory(int device, std::size_t bytes, cudaStr
             const CurrentDeviceKept kept;
             if (cudaSetDevice(device) == cudaSuccess) (void)cudaFreeAsync(q, cudaStreamLegacy);
             (void)cudaGetLastError();
+          }};
+}
+
+std::shared_ptr<void> pinned_frame_memory(std::size_t bytes) {
+  static std::atomic<std::size_t> pinned{0};
+  static const std::size_t most = [] {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * page / 4 : std::size_t{0};
+  }();
+  bytes = std::max<std::size_t>(bytes, 1);
+  if (pinned.fetch_add(bytes) + bytes > most) {
+    pinned.fetch_sub(bytes);
+    return nullptr;
+  }
+  void* p = nullptr;
+  // Portable: a copy from any device of the process may fill it.
+  if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+    (void)cudaGetLastError();
+    pinned.fetch_sub(bytes);
+    return nullptr;
+  }
+  return {p, [bytes](void* q) {
+            // At exit the driver may be gone already: nothing better to do than leave it.
+            (void)cudaFreeHost(q);
+            (void)cudaGetLastError();
+            pinned.fetch_sub(bytes);
           }};
 }
 

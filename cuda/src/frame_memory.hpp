@@ -16,6 +16,13 @@ namespace psfsim::cuda {
 [[nodiscard]] std::shared_ptr<void> pooled_frame_memory(int device, std::size_t bytes,
                                                         cudaStream_t stream);
 
+// `bytes` of pinned host memory for frames a caller keeps on the host (Backend::
+// host_frame_memory), which a call's copy from the device fills directly; freed with its last
+// holder. Null where pinning it would take the process's pinned memory past a quarter of the
+// machine's (pinned pages cannot be swapped or reclaimed), or the driver has none to give:
+// the caller then uses plain memory.
+[[nodiscard]] std::shared_ptr<void> pinned_frame_memory(std::size_t bytes);
+
 // Any direction between host memory and `device`'s, complete on return, on psfsim's copy
 // stream of the device: a non-blocking stream, which waits for no consumer's work (out=
 // waits for the consumer's stream first: wait_for_caller_stream).

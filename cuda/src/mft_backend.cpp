@@ -160,7 +160,9 @@ class MftBackend final : public PipelinedBackend<Real> {
 
   // CallSteps: this backend's part of a call.
   [[nodiscard]] std::size_t table_bus_reads(const BatchTableLayout& layout) const override;
-  cudaStream_t launch(const GraphKey& key) override;
+  using Launched = CallSteps::Launched;
+  Launched launch_into(const GraphKey& key, void* destination) override;
+  cudaStream_t launch(const GraphKey& key) override { return launch_into(key, nullptr).last; }
   [[nodiscard]] StageTimes times(int slot, int frames) const override;
 
   [[nodiscard]] int channels() const noexcept { return static_cast<int>(plan_.channels.size()); }
@@ -392,12 +394,14 @@ std::string MftBackend<Real>::fused_stages() const {
 // this very run. Otherwise the call's graph, recorded on first use, between a pair of events;
 // a large output is then copied after it on the copy stream, while the compute stream goes
 // on to the next call.
+// The copy after the graph may go to a caller's pinned memory (`destination`) as well as the
+// slot's: the graph itself never names where the frames end up.
 template <typename Real>
-cudaStream_t MftBackend<Real>::launch(const GraphKey& key) {
+auto MftBackend<Real>::launch_into(const GraphKey& key, void* destination) -> Launched {
   const cudaStream_t stream = pipeline_.stream();
   if (schedule_.staged) {
     issue_pipeline(key);
-    return stream;
+    return {stream, false};
   }
   auto& cached = pipeline_.graph(key, [&] { issue_pipeline(key); });
   const std::size_t s = static_cast<std::size_t>(key.slot);
@@ -407,12 +411,16 @@ cudaStream_t MftBackend<Real>::launch(const GraphKey& key) {
     const cudaStream_t copies = pipeline_.copy_stream();
     PSFSIM_CUDA_CHECK(cudaEventRecord(computed_.get(), stream));
     PSFSIM_CUDA_CHECK(cudaStreamWaitEvent(copies, computed_.get(), 0));
-    issue_copy(key.slot, key.frames, copies);
+    const std::size_t bytes = static_cast<std::size_t>(key.frames) * plan_.frame_bytes();
+    if (destination != nullptr)
+      PSFSIM_CUDA_CHECK(cudaMemcpyAsync(destination, device_frames_[s].data(), bytes,
+                                        cudaMemcpyDeviceToHost, copies));
+    else issue_copy(key.slot, key.frames, copies);
     if (!plan_.untimed) PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_[s].get(), copies));
-    return copies;
+    return {copies, destination != nullptr};
   }
   if (!plan_.untimed) PSFSIM_CUDA_CHECK(cudaEventRecord(launch_end_[s].get(), stream));
-  return stream;
+  return {stream, false};
 }
 
 template <typename Real>

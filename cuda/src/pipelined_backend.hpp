@@ -49,6 +49,9 @@ class PipelinedBackend : public Backend, protected CallSteps {
     // On the stream the calls' copies into it are queued on (submit_into).
     return pooled_frame_memory(plan_.device, bytes, pipeline_.stream());
   }
+  [[nodiscard]] std::shared_ptr<void> host_frame_memory(std::size_t bytes) const override {
+    return pinned_frame_memory(bytes);
+  }
   [[nodiscard]] MemoryCopy memory_copy() const override { return copy_memory; }
   void wait_for_stream(std::uintptr_t stream) override { wait_for_caller_stream(stream); }
   [[nodiscard]] int memory_device(const void* address) const override { return device_of(address); }

@@ -15,8 +15,8 @@ namespace psfsim::plugin {
 // Raised whenever the contract changes in a way the sizes below do not show: the entry
 // function, the handshake, or what a field of BackendEntry or Backend means.
 // 2: Backend::submit_into; 3: lend_block and FrameBlock::finite; 4: PsfPlan::untimed;
-// 5: Backend::prepare_next.
-inline constexpr int abi_version = 5;
+// 5: Backend::prepare_next; 6: Backend::host_frame_memory.
+inline constexpr int abi_version = 6;
 
 // What one side (the program, or the plugin) was compiled with. Both sides read the other's
 // before they trust anything else it holds, so this struct never changes: a new field goes

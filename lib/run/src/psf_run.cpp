@@ -202,8 +202,15 @@ void PsfRun::require_finite(std::size_t first, const FrameBlock& block) {
                          " precision): nothing was written");
 }
 
-std::shared_ptr<void> PsfRun::new_frame_memory(Backend& backend, std::size_t bytes) {
-  if (!spec_.frames_on_device) return host_frames_.take(bytes);
+std::shared_ptr<void> PsfRun::new_frame_memory(Backend& backend, std::size_t bytes, bool* pinned) {
+  if (!spec_.frames_on_device) {
+    if (pinned != nullptr && !detector_) {
+      std::shared_ptr<void> memory = pinned_frames_.take(bytes);
+      *pinned = memory != nullptr;
+      if (memory) return memory;
+    }
+    return host_frames_.take(bytes);
+  }
   int device = -1;
   return backend.frame_memory(bytes, device);
 }
@@ -409,8 +416,11 @@ void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile,
   std::shared_ptr<const void>* const kept = destination.kept;
   // Only a device's block of one call can be lent; anything else is computed into new memory
   // of the caller's kind from the start, as into the caller's own.
+  // Host memory the backend pinned takes the calls' frames straight from the device.
+  bool pinned = false;
   if (kept != nullptr && (backend_site_ == ComputeSite::host || calls > 1 || detector_)) {
-    std::shared_ptr<void> memory = new_frame_memory(backend, count * frame_bytes);
+    std::shared_ptr<void> memory = new_frame_memory(
+        backend, count * frame_bytes, backend_site_ == ComputeSite::device ? &pinned : nullptr);
     destination = {memory.get(), spec_.frames_on_device, nullptr};
     *kept = std::move(memory);
   }
@@ -478,8 +488,10 @@ void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile,
     }
     return;
   }
-  // Frames that stay on the device go to the caller's device memory as part of each call.
-  const bool direct = frames != nullptr && spec_.frames_on_device && !detector_;
+  // Frames that stay on the device go to the caller's device memory as part of each call, and
+  // so do host frames to memory the backend pinned; a backend that cannot returns its own
+  // block, which take() copies.
+  const bool direct = frames != nullptr && (spec_.frames_on_device || pinned) && !detector_;
   // Call c's polynomials live in slot c % 2 until its finish(), or only until its submit()
   // where the backend copies them there (compile_early).
   const bool compile_early = backend.copies_frames_at_submit();

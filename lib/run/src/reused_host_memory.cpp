@@ -8,7 +8,7 @@ namespace psfsim {
 
 struct ReusedHostMemory::Shelf {
   struct Block {
-    std::unique_ptr<unsigned char[]> memory;
+    std::shared_ptr<void> memory;  // owns the allocation, freed by its own deleter
     std::size_t bytes;
   };
   // Room for every block from the start: letting go (a deleter) allocates nothing.
@@ -19,14 +19,19 @@ struct ReusedHostMemory::Shelf {
   std::size_t most;
 };
 
-ReusedHostMemory::ReusedHostMemory(std::size_t kept_blocks)
-    : shelf_(std::make_shared<Shelf>(kept_blocks)) {}
+ReusedHostMemory::ReusedHostMemory(std::size_t kept_blocks, Allocate allocate)
+    : shelf_(std::make_shared<Shelf>(kept_blocks)), allocate_(std::move(allocate)) {
+  if (!allocate_)
+    allocate_ = [](std::size_t bytes) -> std::shared_ptr<void> {
+      return std::shared_ptr<unsigned char[]>(new unsigned char[bytes]);
+    };
+}
 
 // Blocks still held by callers free themselves when let go (their deleter finds the shelf gone).
 ReusedHostMemory::~ReusedHostMemory() = default;
 
 std::shared_ptr<void> ReusedHostMemory::take(std::size_t bytes) {
-  std::unique_ptr<unsigned char[]> memory;
+  std::shared_ptr<void> memory;
   {
     const std::lock_guard lock(shelf_->mutex);
     for (auto it = shelf_->blocks.begin(); it != shelf_->blocks.end(); ++it) {
@@ -36,14 +41,15 @@ std::shared_ptr<void> ReusedHostMemory::take(std::size_t bytes) {
       break;
     }
   }
-  if (!memory) memory.reset(new unsigned char[bytes]);
+  if (!memory) memory = allocate_(bytes);
+  if (!memory) return nullptr;
   // The caller may let go on any thread (a NumPy array's last reference), after this is gone.
+  void* const address = memory.get();
   const std::weak_ptr<Shelf> shelf = shelf_;
-  return {memory.release(), [shelf, bytes](void* address) {
-            std::unique_ptr<unsigned char[]> block(static_cast<unsigned char*>(address));
+  return {address, [shelf, bytes, block = std::move(memory)](void*) mutable {
             const std::shared_ptr<Shelf> open = shelf.lock();
-            if (!open || open->most == 0) return;
-            std::unique_ptr<unsigned char[]> dropped;  // freed outside the lock
+            if (!open || open->most == 0) return;  // `block` frees it with this deleter
+            std::shared_ptr<void> dropped;         // freed outside the lock
             const std::lock_guard lock(open->mutex);
             if (open->blocks.size() == open->most) {
               dropped = std::move(open->blocks.front().memory);

@@ -54,6 +54,15 @@ class Backend {
   // freed with its last holder: device memory of the plan's device on a GPU (`device` set to
   // its CUDA ordinal), host memory elsewhere (`device` set to -1).
   [[nodiscard]] virtual std::shared_ptr<void> frame_memory(std::size_t bytes, int& device) const;
+  // Host memory that this backend's device can copy frames into directly (pinned, on a GPU),
+  // for a caller that keeps a batch's frames in host memory: submit_into() may then put a
+  // call's frames there as part of the call, so that they cross the bus once and the host
+  // never copies them. Freed with its last holder, which may outlive the backend. Null where
+  // the backend has no such memory (by default: a host backend writes any memory itself) or
+  // would pin too much of the machine's; the caller then uses plain host memory.
+  [[nodiscard]] virtual std::shared_ptr<void> host_frame_memory(std::size_t /*bytes*/) const {
+    return nullptr;
+  }
   // Copies `bytes` between host memory and the memory of this backend's `device` (the plan's)
   // in any direction; the copy is complete on return. A plain function, so that it outlives
   // the backend.
@@ -102,12 +111,12 @@ class Backend {
   // unchanged; a submit given others, or one the backend could not prepare for, does the
   // work itself. By default nothing is done ahead.
   virtual void prepare_next(std::span<const AberrationPolynomial> /*frames*/) {}
-  // submit() for a caller that keeps the frames in the backend's own kind of memory (device
-  // memory of the plan's device, with plan().frames_on_device): `frames_out` has room for
-  // frames.size() frames there. A backend that can put them there as part of the call (a
-  // device queues the copy behind the call's work, so that the caller waits once, not twice)
-  // returns `frames_out` as its block's data; otherwise, as by default, the caller copies the
-  // block it returns.
+  // submit() for a caller that keeps the frames in the backend's own kind of memory: device
+  // memory of the plan's device with plan().frames_on_device, else host memory from
+  // host_frame_memory(). `frames_out` has room for frames.size() frames there. A backend that
+  // can put them there as part of the call (a device queues the copy behind the call's work,
+  // so that the caller waits once, not twice) returns `frames_out` as its block's data;
+  // otherwise, as by default, the caller copies the block it returns.
   virtual void submit_into(std::span<const AberrationPolynomial> frames, void* /*frames_out*/) {
     submit(frames);
   }

@@ -127,8 +127,11 @@ class PsfRun {
   // throughput) from its frames, written to `rows` (values_per_frame each).
   void complete_metrics(const FrameBlock& block, double* rows) const;
   // Memory for `bytes` of frames of the run's kind: host memory (reused once its caller lets
-  // go), or the backend's with frames_on_device.
-  [[nodiscard]] std::shared_ptr<void> new_frame_memory(Backend& backend, std::size_t bytes);
+  // go), or the backend's with frames_on_device. With `pinned` given, host memory is the
+  // backend's host_frame_memory where it has some for frames it computes unchanged (no
+  // detector), *pinned then set, so that the calls copy into it themselves (submit_into).
+  [[nodiscard]] std::shared_ptr<void> new_frame_memory(Backend& backend, std::size_t bytes,
+                                                       bool* pinned = nullptr);
   // FrameDestination::kept for the block of a device's one call: checked for values that are
   // not finite (host frames), then lent by the backend, or else copied into new memory.
   void keep_block(Backend& backend, const FrameBlock& block, std::size_t frame_bytes,
@@ -163,8 +166,12 @@ class PsfRun {
   CompiledChunk compiled_[2];
   // --random's frames without their terms built (none where the field adds terms).
   std::optional<PhaseTemplate> drawn_template_;
-  // The host memory of frames handed to the caller (FrameDestination::kept), for reuse.
+  // The host memory of frames handed to the caller (FrameDestination::kept), for reuse: plain,
+  // and the backend's pinned memory (Backend::host_frame_memory).
   ReusedHostMemory host_frames_;
+  ReusedHostMemory pinned_frames_{2, [this](std::size_t bytes) {
+                                    return backend_ ? backend_->host_frame_memory(bytes) : nullptr;
+                                  }};
   // compute()'s polynomials by call slot, kept so that their memory is reused call to call.
   std::vector<AberrationPolynomial> call_phases_[2];
   int current_ = 0;              // the buffer phases() last returned
