@@ -132,6 +132,35 @@ def test_a_result_let_go_waits_for_a_copy_queued_from_it():
     assert all(rel_l2(o, reference(zernike={4: -0.3})) < 1e-5 for o in others)
 
 
+def test_a_batch_into_a_new_array_equals_one_into_the_callers():
+    # A batch of several backend calls into a new NumPy array: pinned memory of psfsim's own,
+    # which the MFT's calls (more than 256 KiB of frames each) copy into from the device
+    # themselves. The same bytes as into the caller's own array (copied in by the host), the
+    # CPU's frames to float32's accuracy, untouched by later batches while held, and its memory
+    # taken again by the next batch of its size once let go.
+    options = dict(backend="cuda", samples=64, crop=48, precision="single", propagation="mft",
+                   chunk_frames=64)
+    sim = psfsim.Simulator(**options)
+    terms = ["Z4", "Z5", "Z6"]
+    c = np.random.default_rng(3).normal(0, 0.1, (200, 3))  # calls of 64, 64, 64 and 8 frames
+    new = sim.batch(c, terms)
+    out = np.empty((200, 48, 48), np.float32)
+    sim.batch(c, terms, out=out)
+    assert np.array_equal(new, out)
+    held = new.copy()
+    later = sim.batch(-c, terms)
+    assert later.ctypes.data != new.ctypes.data
+    assert np.array_equal(new, held)
+    address = new.ctypes.data
+    del new
+    again = sim.batch(c, terms)
+    assert again.ctypes.data == address
+    assert np.array_equal(again, held)
+    cpu = psfsim.Simulator(**dict(options, backend="cpu", precision="double")).batch(c, terms)
+    assert rel_l2(again, cpu) < 1e-5
+    assert rel_l2(later, psfsim.Simulator(**dict(options, backend="cpu")).batch(-c, terms)) < 1e-5
+
+
 def test_many_device_results_are_freed():
     cupy = pytest.importorskip("cupy")
     sim = psfsim.Simulator(**OPTIONS, result="device")
