@@ -27,7 +27,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
 echo "== CUDA tests"
 cuda_tests "$build/tests/psfsim_tests" || status=1
 echo "== the module's tests with this build"
-bench/python-gpu.sh test "$build" >"$out/python-tests.txt" 2>&1 || status=1
+timeout 240 bench/python-gpu.sh test "$build" >"$out/python-tests.txt" 2>&1 || status=1
 tail -n 5 "$out/python-tests.txt"
 echo "== Python batches, baseline then current"
 OUT=$out ROUNDS=${ROUNDS:-2} ARGS=--host SCRIPTS=bench/python_chunk_probe.py \
