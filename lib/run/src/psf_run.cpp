@@ -11,6 +11,7 @@
 #include "psfsim/errors.hpp"
 #include "psfsim/file_chunks.hpp"
 #include "psfsim/finite_check.hpp"
+#include "psfsim/frame_copy.hpp"
 #include "psfsim/contiguous_parallel.hpp"
 #include "detector_stage.hpp"
 #include "metrics_plan.hpp"
@@ -429,20 +430,6 @@ void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile,
   auto* const out = static_cast<unsigned char*>(frames);
   const bool device_copy = spec_.frames_on_device || destination.on_device;
   const Backend::MemoryCopy copy_device = backend.memory_copy();
-  // Host to host: a device's blocks arrive at tens of GB/s, more than one core copies.
-  const auto copy_host = [](unsigned char* to, const unsigned char* from, std::size_t bytes) {
-    constexpr std::size_t piece = std::size_t{1} << 20;
-    if (bytes < 4 * piece) {
-      std::memcpy(to, from, bytes);
-      return;
-    }
-    for_contiguous_runs((bytes + piece - 1) / piece,
-                        [&](std::size_t lo, std::size_t hi) {
-                          std::memcpy(to + lo * piece, from + lo * piece,
-                                      std::min(hi * piece, bytes) - lo * piece);
-                        },
-                        8);
-  };
   const auto take = [&](std::size_t first, std::size_t n, const FrameBlock& block) {
     if (block.frames != n)
       throw RuntimeFailure(backend_name_ + " backend returned " + std::to_string(block.frames) +
@@ -458,9 +445,7 @@ void PsfRun::compute_compiled(std::size_t count, const CompileCall& compile,
       if (!spec_.frames_on_device) require_finite(first, stored);
       if (device_copy)
         copy_device(out + first * frame_bytes, stored.data, n * frame_bytes, spec_.device);
-      else
-        copy_host(out + first * frame_bytes, static_cast<const unsigned char*>(stored.data),
-                  n * frame_bytes);
+      else copy_frames(out + first * frame_bytes, stored.data, n * frame_bytes);
     } else if (frames != nullptr && !spec_.frames_on_device) {
       require_finite(first, block);
     }
