@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A Python batch's new NumPy array as pinned memory the device copies into
 # (Backend::host_frame_memory) against the build before it, on the GPU machine in one call of
-# the device tool: the CUDA tests and the module's tests with this build, then batches from
-# Python into a new NumPy array, into the caller's (out=) and into a torch tensor, each
-# module in turn, ROUNDS rounds (bench/python_chunk_probe.py --host), then the engine's MFT to
-# host at the targets' shapes beside the baseline (bench/gpu-env.sh's mft), one round.
+# the device tool: the CUDA tests with this build, then batches from Python into a new NumPy
+# array, into the caller's (out=) and into a torch tensor, each module in turn, ROUNDS rounds
+# (bench/python_chunk_probe.py --host), the engine's MFT to host at the targets' shapes beside
+# the baseline (bench/gpu-env.sh's mft), one round, and last the module's tests with this
+# build (at most 240 s: the figures come back first where the call runs out of time).
 #
 #   [ROUNDS=2] bench/gpu-pinned-arrays.sh BUILD BASE
 #
@@ -26,9 +27,6 @@ echo "== device"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
 echo "== CUDA tests"
 cuda_tests "$build/tests/psfsim_tests" || status=1
-echo "== the module's tests with this build"
-timeout 240 bench/python-gpu.sh test "$build" >"$out/python-tests.txt" 2>&1 || status=1
-tail -n 5 "$out/python-tests.txt"
 echo "== Python batches, baseline then current"
 OUT=$out ROUNDS=${ROUNDS:-2} ARGS=--host SCRIPTS=bench/python_chunk_probe.py \
   bench/gpu-python-against-baseline.sh "$build" "$base" || status=1
@@ -42,4 +40,7 @@ for shape in "128 64 4096" "128 64 16384" "64 32 4096" "64 32 16384"; do
   done
 done | tee "$out/mft.txt"
 grep -q FAILED "$out/mft.txt" && status=1
+echo "== the module's tests with this build"
+timeout 240 bench/python-gpu.sh test "$build" >"$out/python-tests.txt" 2>&1 || status=1
+tail -n 5 "$out/python-tests.txt"
 exit $status
