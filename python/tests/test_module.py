@@ -104,18 +104,24 @@ def test_a_batch_let_go_lends_its_memory_to_the_next_of_its_size():
     coefficients = np.random.default_rng(3).normal(0.0, 0.1, (1200, 3))  # 37.5 MiB of frames
     terms = ["Z4", "Z5", "Z6"]
     first = sim.batch(coefficients, terms)
+    first_values = first.copy()
     held = sim.batch(coefficients[::-1], terms)
+    held_values = held.copy()
     del first
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     again = sim.batch(coefficients, terms)
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
     pages = again.nbytes // resource.getpagesize()
     assert faults < pages // 4, f"{faults} page faults for a batch of {pages} pages let go before"
+    # The same plan gives the same bytes; a lone frame's plan differs from a batch's (FFTW may
+    # take another algorithm for it, on many cores another split), so its values agree only
+    # to double precision's rounding.
+    np.testing.assert_array_equal(again, first_values)
+    np.testing.assert_array_equal(held, held_values)
     for i in (0, 599, 1199):
         a, b, c = coefficients[i]
         expected = psfsim.psf(samples=32, precision="double", zernike={4: a, 5: b, 6: c})
-        np.testing.assert_array_equal(again[i], expected)
-        np.testing.assert_array_equal(held[1199 - i], expected)
+        assert rel_l2(again[i], expected) < 1e-12, i
 
 
 def test_out_writes_in_place_without_allocating():
