@@ -33,6 +33,12 @@ class BackendContract : public ::testing::TestWithParam<Param> {
   }
   [[nodiscard]] std::string backend() const { return std::get<0>(GetParam()); }
   [[nodiscard]] Precision precision() const { return std::get<1>(GetParam()); }
+  [[nodiscard]] PsfPlan forty_frame_plan(Propagation propagation) const {
+    PsfPlan plan = plan_for(make_case(32, 64, Grid::centered, Normalization::peak, 48, 0.1, {}),
+                            precision(), 40);
+    plan.propagation = propagation;
+    return plan;
+  }
   [[nodiscard]] std::unique_ptr<Backend> make(const Case& c, int max_batch) const {
     return builtin_backends().find(backend())->create(plan_for(c, precision(), max_batch));
   }
@@ -158,25 +164,26 @@ TEST_P(BackendContract, SubmittedCallsFinishInOrderAndEqualSingleCalls) {
   }
 }
 
+// Calls of 40 frames at N = 32, K = 48: more tables than a launch's parameters hold (a device
+// stages them), and more than 256 KiB of frames (the MFT copies them after its graph).
+std::vector<AberrationPolynomial> forty_frames(double scale) {
+  std::vector<Aberration> terms;
+  for (int f = 0; f < 40; ++f)
+    terms.push_back(seidel({{2, 1, scale * (f - 20) / 20.0}, {4, 0, 0.3 * scale}, {3, 1, 0.1}}));
+  return compile_all(terms);
+}
+
 // prepare_next: the next call laid out ahead while two are pending (PsfRun does so before
 // each finish) gives the frames of a call laid out at its submit, through the FFT and the MFT.
 // A submit given other polynomials than the prepared ones computes its own. Batches of 40
 // frames carry more tables than a launch's parameters hold, so that a device stages them.
 TEST_P(BackendContract, CallsPreparedAheadEqualCallsLaidOutAtSubmit) {
-  const auto batch = [](double scale) {
-    std::vector<Aberration> terms;
-    for (int f = 0; f < 40; ++f)
-      terms.push_back(seidel({{2, 1, scale * (f - 20) / 20.0}, {4, 0, 0.3 * scale}, {3, 1, 0.1}}));
-    return compile_all(terms);
-  };
-  const auto a = batch(1.0);
-  const auto b = batch(-0.7);
-  const auto c = batch(0.4);
+  const auto a = forty_frames(1.0);
+  const auto b = forty_frames(-0.7);
+  const auto c = forty_frames(0.4);
   for (const Propagation propagation : {Propagation::fft, Propagation::mft}) {
     SCOPED_TRACE(propagation == Propagation::mft ? "mft" : "fft");
-    PsfPlan plan = plan_for(make_case(32, 64, Grid::centered, Normalization::peak, 48, 0.1, {}),
-                            precision(), 40);
-    plan.propagation = propagation;
+    const PsfPlan plan = forty_frame_plan(propagation);
     const BackendEntry& entry = *builtin_backends().find(backend());
     const auto reference = entry.create(plan);
     const auto a_bytes = bytes_of(reference->compute(a), reference->plan());
@@ -243,20 +250,12 @@ TEST_P(BackendContract, SubmitIntoPutsTheFramesInTheCallersMemory) {
 // finite there. Elsewhere the block may be the backend's own, for the caller to copy. The
 // memory outlives the backend; a host backend pins none.
 TEST_P(BackendContract, SubmitIntoHostMemoryTheBackendPinned) {
-  const auto batch = [](double scale) {
-    std::vector<Aberration> terms;
-    for (int f = 0; f < 40; ++f)
-      terms.push_back(seidel({{2, 1, scale * (f - 20) / 20.0}, {4, 0, 0.3 * scale}, {3, 1, 0.1}}));
-    return compile_all(terms);
-  };
-  const auto a = batch(1.0);
-  const auto b = batch(-0.7);
+  const auto a = forty_frames(1.0);
+  const auto b = forty_frames(-0.7);
   const BackendEntry& entry = *builtin_backends().find(backend());
   for (const Propagation propagation : {Propagation::fft, Propagation::mft}) {
     SCOPED_TRACE(propagation == Propagation::mft ? "mft" : "fft");
-    PsfPlan plan = plan_for(make_case(32, 64, Grid::centered, Normalization::peak, 48, 0.1, {}),
-                            precision(), 40);
-    plan.propagation = propagation;
+    const PsfPlan plan = forty_frame_plan(propagation);
     auto made = entry.create(plan);
     const auto a_bytes = bytes_of(made->compute(a), made->plan());
     const auto b_bytes = bytes_of(made->compute(b), made->plan());

@@ -150,20 +150,29 @@ TEST(RunPipeline, PhasesCompiledWhileTheCallRunsReachEveryCallInOrder) {
   }
 }
 
-TEST(RunPipeline, ComputeCallsQueueTwoWhileABlockIsTakenAndPrepareTheNext) {
-  const BackendRegistry registry = cpu_and_copying();
+// PsfRun::compute's runs: calls of 3 frames at N = 16 (the plan made for them), and 22 frames,
+// 7 calls of 3 and a last of 1.
+RunSpec calls_of_three(const std::string& backend) {
   RunSpec spec;
+  spec.backend = backend;
   spec.samples = 16;
-  spec.chunk_frames = 3;  // the plan's calls: 3 frames
+  spec.chunk_frames = 3;
   spec.wisdom = "none";
   spec.frames.assign(3, Aberration{});
+  return spec;
+}
+std::vector<Aberration> twenty_two_frames() {
   std::vector<Aberration> terms;
-  for (int f = 0; f < 22; ++f)  // 7 calls of 3 frames and a last of 1
+  for (int f = 0; f < 22; ++f)
     terms.push_back(Aberration{{{2, 0, 0.05 * f}}, {{7, 0.01 * (f % 5)}}});
+  return terms;
+}
+
+TEST(RunPipeline, ComputeCallsQueueTwoWhileABlockIsTakenAndPrepareTheNext) {
+  const BackendRegistry registry = cpu_and_copying();
+  const std::vector<Aberration> terms = twenty_two_frames();
   const auto frames_of = [&](const std::string& backend) {
-    RunSpec s = spec;
-    s.backend = backend;
-    PsfRun r(s, registry);
+    PsfRun r(calls_of_three(backend), registry);
     std::vector<unsigned char> frames(terms.size() * r.backend().plan().frame_bytes());
     r.compute(terms, {frames.data(), false, nullptr}, nullptr, 0);
     if (backend == "copying") {  // the calls after the first two, each prepared
@@ -180,18 +189,9 @@ TEST(RunPipeline, ComputeCallsQueueTwoWhileABlockIsTakenAndPrepareTheNext) {
 // Either way the frames of the CPU backend alone, bit for bit.
 TEST(RunPipeline, KeptFramesGoStraightIntoMemoryTheBackendPinned) {
   const BackendRegistry registry = cpu_and_copying();
-  RunSpec spec;
-  spec.samples = 16;
-  spec.chunk_frames = 3;
-  spec.wisdom = "none";
-  spec.frames.assign(3, Aberration{});
-  std::vector<Aberration> terms;
-  for (int f = 0; f < 22; ++f)  // 7 calls of 3 frames and a last of 1
-    terms.push_back(Aberration{{{2, 0, 0.05 * f}}, {{7, 0.01 * (f % 5)}}});
+  const std::vector<Aberration> terms = twenty_two_frames();
   const auto frames_of = [&](const std::string& backend) {
-    RunSpec s = spec;
-    s.backend = backend;
-    PsfRun r(s, registry);
+    PsfRun r(calls_of_three(backend), registry);
     const std::size_t bytes = terms.size() * r.backend().plan().frame_bytes();
     std::shared_ptr<const void> kept;
     r.compute(terms, {nullptr, false, &kept}, nullptr, 0);
