@@ -1,11 +1,13 @@
 // run_on_workers, under for_contiguous_runs: every task runs once, from many callers at once
-// and from inside a task; a failed task's exception reaches its caller; a forked child's passes
-// run (the parent's workers are not there).
+// and from inside a task; a failed task's exception reaches its caller; a fork waits until no
+// worker is inside a task; a forked child's passes run (the parent's workers are not there).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
+#include <chrono>
 #include <numeric>
 #include <stdexcept>
 #include <thread>
@@ -61,6 +63,44 @@ TEST(WorkerTeam, ATaskFailureReachesItsCallerAfterTheOthersRan) {
                               }),
                std::runtime_error);
   EXPECT_EQ(std::accumulate(hits.begin(), hits.end(), 0), 31);
+}
+
+// A worker forked inside its task may hold a lock (ASan's allocator takes none around fork)
+// that the child then waits on for ever: the fork waits until the workers are out.
+TEST(WorkerTeam, AForkWaitsUntilNoWorkerIsInsideATask) {
+  constexpr std::size_t tasks = 6;
+  enum : int { waiting, running, ended };
+  std::array<std::atomic<int>, tasks> state{};
+  std::array<std::atomic<bool>, tasks> on_worker{};
+  std::atomic<bool> pass_ended{false};
+  std::thread caller([&] {
+    const std::thread::id caller_id = std::this_thread::get_id();
+    run_on_workers(tasks, [&](std::size_t i) {
+      on_worker[i] = std::this_thread::get_id() != caller_id;
+      state[i] = running;
+      std::this_thread::sleep_for(std::chrono::milliseconds(40));
+      state[i] = ended;
+    });
+    pass_ended = true;
+  });
+  const auto a_worker_is_inside = [&] {
+    for (std::size_t i = 0; i < tasks; ++i)
+      if (state[i] == running && on_worker[i]) return true;
+    return false;
+  };
+  while (!pass_ended && !a_worker_is_inside()) std::this_thread::yield();
+  if (!a_worker_is_inside()) {
+    caller.join();
+    GTEST_SKIP() << "no worker took a task while the pass ran: this process has one core";
+  }
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(a_worker_is_inside() ? 1 : 0);  // the parent's memory at the fork
+  caller.join();
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "a worker was inside its task when the process forked";
 }
 
 TEST(WorkerTeam, AForkedChildRunsItsPasses) {

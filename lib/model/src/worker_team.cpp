@@ -69,6 +69,19 @@ class Team {
     if (pass->failure) std::rethrow_exception(pass->failure);
   }
 
+  // Before a fork: waits until no worker but the forking one is inside a pass, and keeps
+  // them out until after_fork_in_parent. A worker forked mid-pass may hold a lock of the
+  // allocator (ASan's takes none around fork), and the child, which inherits it held,
+  // then hangs on its first allocation. Waiting releases mutex_, so a pass that a busy
+  // worker starts from inside its task is not shut out.
+  void before_fork() {
+    std::unique_lock lock(mutex_);
+    const int forking = serving ? 1 : 0;
+    idle_.wait(lock, [&] { return busy_ <= forking; });
+    lock.release();
+  }
+  void after_fork_in_parent() { mutex_.unlock(); }
+
  private:
   // Under mutex_: as many workers as the process may use cores, less the caller's.
   void start_workers() {
@@ -84,38 +97,61 @@ class Team {
     }
   }
   void serve() {
+    serving = true;
+    std::unique_lock lock(mutex_);
     for (;;) {
-      std::shared_ptr<Pass> pass;
-      {
-        std::unique_lock lock(mutex_);
-        work_waiting_.wait(lock, [&] {
-          while (!passes_.empty() && passes_.front()->claimed()) passes_.pop_front();
-          return !passes_.empty();
-        });
-        pass = passes_.front();
-      }
+      work_waiting_.wait(lock, [&] {
+        while (!passes_.empty() && passes_.front()->claimed()) passes_.pop_front();
+        return !passes_.empty();
+      });
+      std::shared_ptr<Pass> pass = passes_.front();
+      ++busy_;
+      lock.unlock();
       pass->work();
+      pass.reset();  // may free the pass: still busy, as far as a fork is concerned
+      lock.lock();
+      if (--busy_ == 0) idle_.notify_all();
     }
   }
 
+  static thread_local bool serving;  // this thread is one of a team's workers
+
   std::mutex mutex_;
   std::condition_variable work_waiting_;
+  std::condition_variable idle_;
   std::deque<std::shared_ptr<Pass>> passes_;
+  int busy_ = 0;  // workers between taking a pass and letting it go
   bool started_ = false;
 };
 
-// Never destroyed: detached workers wait on it until the process ends. A forked child has
-// none of its parent's threads, and may inherit the team's mutex held by one: it starts over
-// with a team of its own (the parent's is left as it is).
-std::atomic<Team*> the_team{nullptr};
+thread_local bool Team::serving = false;
 
-void forget_team_in_child() { the_team.store(nullptr); }
+// Never destroyed: detached workers wait on it until the process ends. A forked child has
+// none of its parent's threads, and inherits the team's mutex held by the fork: it starts
+// over with a team of its own (the parent's is left as it is).
+std::atomic<Team*> the_team{nullptr};
+// The team before_fork held, for the parent to let go: the C library runs one fork's
+// handlers at a time.
+Team* held_for_fork = nullptr;
+
+void hold_team_for_fork() {
+  held_for_fork = the_team.load(std::memory_order_acquire);
+  if (held_for_fork != nullptr) held_for_fork->before_fork();
+}
+void release_team_in_parent() {
+  if (held_for_fork != nullptr) held_for_fork->after_fork_in_parent();
+  held_for_fork = nullptr;
+}
+void forget_team_in_child() {
+  held_for_fork = nullptr;
+  the_team.store(nullptr);
+}
 
 Team& team() {
   Team* current = the_team.load(std::memory_order_acquire);
   if (current != nullptr) return *current;
   static const bool watching_forks = [] {
-    pthread_atfork(nullptr, nullptr, forget_team_in_child);
+    pthread_atfork(hold_team_for_fork, release_team_in_parent, forget_team_in_child);
     return true;
   }();
   (void)watching_forks;
