@@ -155,6 +155,11 @@ INSTANTIATE_TEST_SUITE_P(
                    "--mtf-frequencies"},
         BadMetrics{"mtf_frequency_negative", "--metrics mtf --mtf-frequencies -0.1",
                    "--mtf-frequencies"},
+        // A wrong list is refused though its metric is not asked for.
+        BadMetrics{"ee_radius_negative_unused", "--metrics strehl --ee-radii -1", "--ee-radii"},
+        BadMetrics{"contrast_radius_negative_unused", "--contrast-radii 2,-3", "--contrast-radii"},
+        BadMetrics{"mtf_frequency_above_cutoff_unused", "--mtf-frequencies 0.5,2",
+                   "--mtf-frequencies"},
         BadMetrics{"mtf_with_mft", "--metrics mtf --propagation mft", "--metrics mtf"},
         BadMetrics{"mtf_below_nyquist", "--metrics mtf --pad-factor 1.5", "--metrics mtf"}),
     [](const auto& info) { return info.param.name; });

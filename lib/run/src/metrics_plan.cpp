@@ -15,6 +15,16 @@ void require(bool ok, const std::string& message) {
   if (!ok) throw InputError(message);
 }
 
+// A list option's values: 1 to `most` of them, each finite and `valid`.
+template <class Valid>
+void require_list(const std::vector<double>& values, Option option, std::size_t most,
+                  const char* noun, Valid valid, const char* rule) {
+  const std::string named = flag(option) + " " + format_number_list(values);
+  require(!values.empty() && values.size() <= most,
+          named + ": give 1 to " + std::to_string(most) + " " + noun);
+  for (double v : values) require(std::isfinite(v) && valid(v), named + ": " + rule);
+}
+
 // Most radial-profile bins of the FWHM (the GPU keeps them in shared memory).
 constexpr int max_profile_bins = 1024;
 
@@ -39,21 +49,18 @@ void validate_metrics(const RunSpec& spec, const Geometry& g) {
   require(!(m.store && *m.store != Store::frames && m.metrics.empty()),
           flag(Option::store) + " " + std::string(m.store ? to_string(*m.store) : "") +
               ": no metrics to store; give " + flag(Option::metrics) + " too");
-  if (m.has(Metric::ee)) {
-    const std::string radii = flag(Option::ee_radii) + " " + format_number_list(m.ee_radii);
-    require(!m.ee_radii.empty() && m.ee_radii.size() <= max_ee_radii,
-            radii + ": give 1 to " + std::to_string(max_ee_radii) + " radii");
-    for (double r : m.ee_radii)
-      require(std::isfinite(r) && r > 0.0, radii + ": radii must be > 0 (lambda/D)");
-  }
-  if (m.has(Metric::contrast)) {
-    const std::string radii =
-        flag(Option::contrast_radii) + " " + format_number_list(m.contrast_radii);
-    require(!m.contrast_radii.empty() && m.contrast_radii.size() <= max_contrast_radii,
-            radii + ": give 1 to " + std::to_string(max_contrast_radii) + " radii");
-    for (double r : m.contrast_radii)
-      require(std::isfinite(r) && r >= 0.0, radii + ": radii must be >= 0 (lambda/D)");
-  }
+  // A list is checked whether or not its metric is asked for: a wrong value is a mistake
+  // either way, and one left unused would otherwise pass unseen.
+  require_list(
+      m.ee_radii, Option::ee_radii, max_ee_radii, "radii", [](double r) { return r > 0.0; },
+      "radii must be > 0 (lambda/D)");
+  require_list(
+      m.contrast_radii, Option::contrast_radii, max_contrast_radii, "radii",
+      [](double r) { return r >= 0.0; }, "radii must be >= 0 (lambda/D)");
+  require_list(
+      m.mtf_frequencies, Option::mtf_frequencies, max_mtf_frequencies, "frequencies",
+      [](double v) { return v >= 0.0 && v <= 1.0; },
+      "frequencies are fractions of the cutoff D/lambda, in [0, 1]");
   if (m.has(Metric::contrast) || m.has(Metric::throughput)) {
     const std::string named = flag(Option::metrics) + " contrast and throughput";
     require(!g.detector_stage(spec.optics),
@@ -63,13 +70,6 @@ void validate_metrics(const RunSpec& spec, const Geometry& g) {
             named + " need " + flag(Option::normalize) + " peak or none");
   }
   if (m.has(Metric::mtf)) {
-    const std::string frequencies =
-        flag(Option::mtf_frequencies) + " " + format_number_list(m.mtf_frequencies);
-    require(!m.mtf_frequencies.empty() && m.mtf_frequencies.size() <= max_mtf_frequencies,
-            frequencies + ": give 1 to " + std::to_string(max_mtf_frequencies) + " frequencies");
-    for (double v : m.mtf_frequencies)
-      require(std::isfinite(v) && v >= 0.0 && v <= 1.0,
-              frequencies + ": frequencies are fractions of the cutoff D/lambda, in [0, 1]");
     const std::string why = mtf_unavailable(spec, g);
     require(why.empty(), flag(Option::metrics) + " mtf: " + why);
   }
