@@ -1,5 +1,7 @@
 #include "export_options.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include "option_setup.hpp"
 
 namespace psfsim::app {

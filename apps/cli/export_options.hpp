@@ -1,7 +1,7 @@
 #pragma once
 // The options of `psfsim export`, registered on a CLI11 subcommand as the option table
 // (psfsim/option_table.hpp) declares them.
-#include <CLI/CLI.hpp>
+#include "cli_forward.hpp"
 
 #include <string>
 

@@ -1,5 +1,7 @@
 #include "option_setup.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <stdexcept>
 
 #include "option_checks.hpp"

@@ -4,7 +4,7 @@
 // table's list for the command gives the options and the order --help lists them in. What
 // the command adds is where each value goes: a binding of each option to a member of its
 // option structs.
-#include <CLI/CLI.hpp>
+#include "cli_forward.hpp"
 
 #include <array>
 #include <cstdint>

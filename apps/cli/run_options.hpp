@@ -2,7 +2,7 @@
 // The options of `psfsim run` (docs/spec.md §2), registered on a CLI11 subcommand as the option
 // table (psfsim/option_table.hpp) declares them. Each option's long name is also its key in
 // the config file's [run] table.
-#include <CLI/CLI.hpp>
+#include "cli_forward.hpp"
 
 #include <optional>
 #include <string>

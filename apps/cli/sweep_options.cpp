@@ -1,5 +1,7 @@
 #include "sweep_options.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include "option_setup.hpp"
 #include "psfsim/config_table.hpp"
 

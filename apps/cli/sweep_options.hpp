@@ -1,7 +1,7 @@
 #pragma once
 // The options of `psfsim sweep`, registered on a CLI11 subcommand as the option table
 // (psfsim/option_table.hpp) declares them, and the effective [sweep] table a sweep records.
-#include <CLI/CLI.hpp>
+#include "cli_forward.hpp"
 
 #include <string>
 #include <vector>

@@ -114,9 +114,12 @@ void execute_sweep(const SweepOptions& o, const std::string& command_line,
     if (why.empty()) usable.push_back(name);
     else skipped.push_back(name + ": " + why);
   }
-  if (usable.empty())
+  if (usable.empty()) {
+    std::string reasons;
+    for (const auto& s : skipped) reasons += (reasons.empty() ? "" : "; ") + s;
     throw RuntimeFailure("sweep: no backend of " + flag(Option::backends) + " is usable here (" +
-                         CLI::detail::join(skipped, "; ") + ")");
+                         reasons + ")");
+  }
   // A backend the user named and cannot have is a warning; one of the default list a note,
   // which --quiet (errors and warnings only, docs/cli.md) leaves out.
   if (!o.quiet || !o.backends.empty())

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cli/command_line.hpp"
 #include "psfsim/command_line_text.hpp"
 #include "psfsim/errors.hpp"
 #include "psfsim/option_table.hpp"

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/command_line.hpp"
 #include "psfsim/run_spec.hpp"
 
 namespace psfsim::python {

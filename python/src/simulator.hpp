@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "psfsim/aberration.hpp"
+#include "psfsim/option_table.hpp"
 #include "psfsim/psf_run.hpp"
 #include "run_arguments.hpp"
 
