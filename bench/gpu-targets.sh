@@ -2,16 +2,17 @@
 # The GPU targets still open (docs/performance.md, "Not met, or not measured again") on the
 # card at hand, in one call of the device tool, each engine figure beside an earlier build,
 # interleaved: one PSF to host at N = 64 and 128 (the run's pupil and total rows, median and
-# spread over 3000 calls); the MFT to host at the targets' shapes (float32, B = 4096 and 16384);
-# `--backend auto`'s two cases and the whole-process times of auto, cpu and cuda
-# (bench/auto-check.sh); then the Python module built there (bench/python-gpu.sh) and
-# bench/python_latency.py.
+# spread over 3000 calls) and the floor under it (bench/cuda_delivery_floor_bench.cu); the MFT
+# to host at the targets' shapes (float32, B = 4096 and 16384); `--backend auto`'s two cases
+# and the whole-process times of auto, cpu and cuda (bench/auto-check.sh); then the Python
+# module built there (bench/python-gpu.sh) and bench/python_latency.py.
 #
 #   [ROUNDS=3] [PYTHON_BENCH=1] bench/gpu-targets.sh [build-dir] [baseline-psfsim]
 #       (defaults build-gpu and build-gpu/baseline/psfsim)
 #
 # Carried: BUILD/apps/psfsim, BUILD/CMakeCache.txt, BUILD/gpu-libs, BUILD/python-gpu-input
-# (bench/gpu-stage.sh) and the baseline's psfsim.
+# (bench/gpu-stage.sh), the baseline's psfsim, and BUILD/bench/psfsim_cuda_delivery_floor_bench
+# where the floor is wanted.
 set -u
 build=${1:-build-gpu}
 baseline=${2:-$build/baseline/psfsim}
@@ -37,6 +38,14 @@ for round in $(seq "${ROUNDS:-3}"); do
     done
   done
 done | tee "$out/one-psf.txt"
+
+echo "== the floor under one PSF to host: a launch, a graph of three, the frame written to host"
+floor=$build/bench/psfsim_cuda_delivery_floor_bench
+if [ -x "$floor" ]; then
+  "$floor" 128 256 | tee "$out/floor.txt" || status=1
+else
+  echo "$floor not carried: skipped"
+fi
 
 echo "== the MFT to host, float32 (targets: N = 128 K = 64 >= 3.1M, N = 64 K = 32 >= 12M)"
 for round in $(seq "${ROUNDS:-3}"); do
