@@ -30,7 +30,7 @@ constexpr int repeats = 3000;
 constexpr int rounds = 3;
 
 void check(cudaError_t status, const char* what) {
-  if (status == cudaSuccess) return;
+  if (static_cast<int>(status) == 0) return;  // cudaSuccess
   std::fprintf(stderr, "psfsim_cuda_delivery_floor_bench: %s: %s\n", what,
                cudaGetErrorString(status));
   std::exit(3);
@@ -161,7 +161,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
   if (sizes.empty()) sizes = {128, 256};
   int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+  if (static_cast<int>(cudaGetDeviceCount(&devices)) != 0 || devices == 0) {
     std::printf("no CUDA device here\n");
     return 0;
   }
