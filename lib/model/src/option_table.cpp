@@ -107,10 +107,11 @@ constexpr std::array<OptionInfo, option_count> table{{
     text(Option::zernike, "zernike", A::repeated, "j,c",
          "j,c: c waves of Zernike j, e.g. 4,0.1 (repeatable); by default j is Noll's (j >= 1) "
          "and c the term's RMS: see --zernike-order and --zernike-norm"),
-    choice(Option::zernike_order, "zernike-order", A::one, "", zernike_orders, "noll",
-           "How --zernike, --vary, --random and --frames number Zernikes: noll (Noll 1976, "
-           "from 1), ansi (ANSI Z80.28/OSA j = (n(n+2)+m)/2, from 0) or fringe (University of "
-           "Arizona/Zemax Fringe, 1-37)"),
+    choice(
+        Option::zernike_order, "zernike-order", A::one, "", zernike_orders, "noll",
+        "How --zernike (and run's --vary, --random and --frames) number Zernikes: noll (Noll 1976, "
+        "from 1), ansi (ANSI Z80.28/OSA j = (n(n+2)+m)/2, from 0) or fringe (University of "
+        "Arizona/Zemax Fringe, 1-37)"),
     choice(Option::zernike_norm, "zernike-norm", A::one, "", zernike_norms, "",
            "rms: c is the term's RMS over the pupil (Noll's orthonormal terms); unit: the radial "
            "part is 1 at the rim, no sqrt(n+1) factor (default: rms for noll and ansi, unit for "
