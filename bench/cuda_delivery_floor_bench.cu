@@ -138,6 +138,8 @@ void floors_for(int m, cudaStream_t stream) {
   for (int r = 0; r < rounds; ++r)
     for (Case& c : cases) c.medians.push_back(timed(c.call));
   check(cudaGetLastError(), "kernels");
+  write();  // the copy row left the device buffer's contents in the host frame
+  wait();
   if (static_cast<float*>(host)[bytes / sizeof(float) - 1] != 1.0F) {
     std::fprintf(stderr, "psfsim_cuda_delivery_floor_bench: the frame did not arrive\n");
     std::exit(1);
