@@ -35,7 +35,6 @@ step() {  # NAME SECONDS COMMAND...
   [ "$rc" = 0 ] || status=1
   tar -cJf "$out/stop.tar.xz" -C "$(dirname "$logs")" stop
 }
-mkdir -p "$logs/check" "$logs/targets"
 step check 170 bench/gpu-check.sh "$build"
 grep -E "PASSED|FAILED|SKIPPED|tests ran|SUMMARY" "$logs/check.log" | sort | uniq -c | head -20
 export ROUNDS=${ROUNDS:-3}
